@@ -1,16 +1,515 @@
 package org.sandboxslo.engine;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.sandboxslo.engine.model.ClaimView;
 import org.sandboxslo.engine.model.FleetEvent;
+import org.sandboxslo.engine.model.Kind;
+import org.sandboxslo.engine.model.ObjectRef;
+import org.sandboxslo.engine.model.ObjectView;
+import org.sandboxslo.engine.model.PoolView;
+import org.sandboxslo.engine.model.SandboxView;
+import org.sandboxslo.engine.model.TemplateView;
 import org.sandboxslo.engine.sli.FleetSnapshot;
+import org.sandboxslo.engine.sli.PoolGauge;
+import org.sandboxslo.engine.sli.SliKey;
+import org.sandboxslo.engine.sli.SliSeries;
+import org.sandboxslo.engine.sli.SliSeries.ResumeResult;
+import org.sandboxslo.engine.sli.SliSnapshot;
+import org.sandboxslo.engine.sli.Totals;
+import org.sandboxslo.engine.sli.WindowSlis;
+import org.sandboxslo.engine.upstream.Labels;
 
-/** Placeholder replaced in the next commit. */
+/**
+ * Fleet state → SLI windows. Pure and synchronous: a function of the applied events and the
+ * {@code now} passed to {@link #snapshot(Instant)}; no I/O, no threads, no wall clock. Not
+ * thread-safe: one owner thread applies events and takes snapshots.
+ *
+ * <p>Counting rules (DESIGN.md "The SLIs, defined exactly"):
+ *
+ * <ul>
+ *   <li>A claim is counted once per UID, when it is first seen with a Ready time
+ *       ({@code claim-first-ready-at}, else the Ready condition), at that time. Launch type comes
+ *       from the assigned Sandbox's {@code launch-type} label; when that Sandbox has not been seen,
+ *       from upstream's naming rule (a cold Sandbox is named exactly like its claim, an adopted one
+ *       keeps its pool-generated name). Relists and duplicate events never count twice.
+ *   <li>Claim-to-ready latency = Ready time − first seen ({@code controller-first-observed-at},
+ *       else creationTimestamp). RFC3339Nano annotations when present; else 1 s object times.
+ *   <li>Cold start (refill) = pool member creationTimestamp → Ready lastTransitionTime (both 1 s).
+ *   <li>A resume starts when a Sandbox's operatingMode is seen going Suspended → Running and ends
+ *       at Ready=True (success), Ready=False/ReconcilerError or Suspended=Unknown/PodStateUnknown
+ *       (error), or when not Ready within the resume timeout (timeout). Both ends on the console
+ *       clock (receive time), so watch lag cancels out.
+ *   <li>Pool membership is by controller ownerReference only; a member is stale when its
+ *       semantic blueprint digest differs from the template's.
+ * </ul>
+ */
 public final class FleetEngine {
-  public FleetEngine(EngineConfig config) {}
+  private static final Duration LAG_HORIZON = Duration.ofMinutes(5);
 
-  public void apply(FleetEvent event) {}
+  private final EngineConfig config;
+  private final Map<ObjectRef, TemplateView> templates = new HashMap<>();
+  private final Map<ObjectRef, PoolView> pools = new HashMap<>();
+  private final Map<ObjectRef, SandboxView> sandboxes = new HashMap<>();
+  private final Map<ObjectRef, ClaimView> claims = new HashMap<>();
+  private final Set<String> countedClaims = new HashSet<>();
+  private final Set<String> countedMembers = new HashSet<>();
+  /** Claims Ready but not yet attributable to a template (their pool not seen yet). */
+  private final Map<String, ObjectRef> pendingClaims = new LinkedHashMap<>();
+  /** Sandbox UID → resume start (console clock). */
+  private final Map<String, Instant> resumes = new HashMap<>();
+  private final Map<SliKey, SliSeries> series = new HashMap<>();
+  private final Map<String, Instant> newestServerTime = new HashMap<>();
+  private final EnumMap<Kind, Boolean> synced = new EnumMap<>(Kind.class);
+  private final EnumMap<Kind, LagTracker> lag = new EnumMap<>(Kind.class);
+  private long duplicatesIgnored;
 
+  public FleetEngine(EngineConfig config) {
+    this.config = Objects.requireNonNull(config, "config");
+    for (Kind k : Kind.values()) {
+      synced.put(k, false);
+    }
+  }
+
+  public EngineConfig config() {
+    return config;
+  }
+
+  /** Events ignored because their UID and resourceVersion had already been applied. */
+  public long duplicatesIgnored() {
+    return duplicatesIgnored;
+  }
+
+  /** Applies one event. Never throws for well-formed events (records validate themselves). */
+  public void apply(FleetEvent event) {
+    if (event instanceof FleetEvent.Upserted u) {
+      upsert(u);
+    } else if (event instanceof FleetEvent.Deleted d) {
+      delete(d);
+    } else if (event instanceof FleetEvent.Synced s) {
+      synced.put(s.kind(), true);
+    }
+  }
+
+  private void upsert(FleetEvent.Upserted u) {
+    ObjectView v = u.view();
+    ObjectView prev = current(v.kind(), v.ref());
+    if (prev != null
+        && Objects.equals(prev.uid(), v.uid())
+        && Objects.equals(prev.resourceVersion(), v.resourceVersion())
+        && v.resourceVersion() != null) {
+      duplicatesIgnored++;
+      return;
+    }
+    trackLag(v, u.serverTime(), u.receivedAt());
+    if (v instanceof TemplateView t) {
+      templates.put(t.ref(), t);
+    } else if (v instanceof PoolView p) {
+      pools.put(p.ref(), p);
+      retryPendingClaims();
+    } else if (v instanceof SandboxView s) {
+      SandboxView before =
+          prev instanceof SandboxView ps && Objects.equals(ps.uid(), s.uid()) ? ps : null;
+      sandboxes.put(s.ref(), s);
+      onSandbox(before, s, u.receivedAt());
+      retryPendingClaims();
+    } else if (v instanceof ClaimView c) {
+      claims.put(c.ref(), c);
+      onClaim(c);
+    }
+  }
+
+  private ObjectView current(Kind kind, ObjectRef ref) {
+    return switch (kind) {
+      case SANDBOX -> sandboxes.get(ref);
+      case SANDBOX_TEMPLATE -> templates.get(ref);
+      case SANDBOX_WARM_POOL -> pools.get(ref);
+      case SANDBOX_CLAIM -> claims.get(ref);
+    };
+  }
+
+  private void delete(FleetEvent.Deleted d) {
+    switch (d.kind()) {
+      case SANDBOX -> {
+        SandboxView s = sandboxes.remove(d.ref());
+        if (s != null && s.uid() != null) {
+          countedMembers.remove(s.uid());
+          resumes.remove(s.uid());
+          newestServerTime.remove(s.uid());
+        }
+      }
+      case SANDBOX_TEMPLATE -> templates.remove(d.ref());
+      case SANDBOX_WARM_POOL -> pools.remove(d.ref());
+      case SANDBOX_CLAIM -> {
+        ClaimView c = claims.remove(d.ref());
+        if (c != null && c.uid() != null) {
+          countedClaims.remove(c.uid());
+          pendingClaims.remove(c.uid());
+          newestServerTime.remove(c.uid());
+        }
+      }
+    }
+  }
+
+  private void trackLag(ObjectView v, Instant serverTime, Instant receivedAt) {
+    if (serverTime == null || v.uid() == null) {
+      return;
+    }
+    Instant newest = newestServerTime.get(v.uid());
+    if (newest != null && !serverTime.isAfter(newest)) {
+      return;
+    }
+    newestServerTime.put(v.uid(), serverTime);
+    Duration l = Duration.between(serverTime, receivedAt);
+    lag.computeIfAbsent(v.kind(), k -> new LagTracker(config.bucketWidth()))
+        .record(receivedAt, l.isNegative() ? Duration.ZERO : l);
+  }
+
+  // ---- sandboxes: refill latency and resumes
+
+  private void onSandbox(SandboxView before, SandboxView s, Instant receivedAt) {
+    if (s.owner() != null
+        && "SandboxWarmPool".equals(s.owner().kind())
+        && s.isReady()
+        && s.uid() != null
+        && !countedMembers.contains(s.uid())
+        && s.createdAt() != null
+        && s.ready().lastTransitionTime() != null) {
+      countedMembers.add(s.uid());
+      ObjectRef poolRef = new ObjectRef(s.ref().namespace(), s.owner().name());
+      String template = templateOfSandbox(s, poolRef);
+      Instant readyAt = s.ready().lastTransitionTime();
+      Duration latency = Duration.between(s.createdAt(), readyAt);
+      for (SliKey key : keys(s.ref().namespace(), template, poolRef.name())) {
+        seriesOf(key).recordColdStart(readyAt, latency.isNegative() ? Duration.ZERO : latency);
+      }
+    }
+    if (s.uid() == null) {
+      return;
+    }
+    if (before != null
+        && "Suspended".equals(before.operatingMode())
+        && "Running".equals(s.operatingMode())) {
+      resumes.putIfAbsent(s.uid(), receivedAt);
+    }
+    Instant started = resumes.get(s.uid());
+    if (started == null || !"Running".equals(s.operatingMode())) {
+      return;
+    }
+    ResumeResult result = null;
+    if (s.isReady()) {
+      result = ResumeResult.SUCCESS;
+    } else if (s.ready() != null && "ReconcilerError".equals(s.ready().reason())) {
+      result = ResumeResult.ERROR;
+    } else if (s.suspended() != null
+        && s.suspended().isUnknown()
+        && "PodStateUnknown".equals(s.suspended().reason())) {
+      result = ResumeResult.ERROR;
+    } else if (!receivedAt.isBefore(started.plus(config.resumeTimeout()))) {
+      result = ResumeResult.TIMEOUT;
+    }
+    if (result != null) {
+      resumes.remove(s.uid());
+      recordResume(s, started, receivedAt, result);
+    }
+  }
+
+  private void recordResume(SandboxView s, Instant started, Instant ended, ResumeResult result) {
+    String template = templateOfSandbox(s, null);
+    Instant at = result == ResumeResult.TIMEOUT ? started.plus(config.resumeTimeout()) : ended;
+    Duration latency = Duration.between(started, ended);
+    for (SliKey key : keys(s.ref().namespace(), template, poolOf(s))) {
+      seriesOf(key).recordResume(at, result, latency);
+    }
+  }
+
+  private String poolOf(SandboxView s) {
+    return s.owner() != null && "SandboxWarmPool".equals(s.owner().kind()) ? s.owner().name() : null;
+  }
+
+  private String templateOfSandbox(SandboxView s, ObjectRef poolRef) {
+    if (s.templateName() != null) {
+      return s.templateName();
+    }
+    ObjectRef pr = poolRef;
+    if (pr == null && poolOf(s) != null) {
+      pr = new ObjectRef(s.ref().namespace(), poolOf(s));
+    }
+    PoolView p = pr == null ? null : pools.get(pr);
+    return p == null ? null : p.templateName();
+  }
+
+  // ---- claims: warm-hit and claim-to-ready
+
+  private void onClaim(ClaimView c) {
+    if (c.uid() == null || countedClaims.contains(c.uid()) || c.readyAt() == null) {
+      return;
+    }
+    if (!tryCount(c)) {
+      pendingClaims.put(c.uid(), c.ref());
+    }
+  }
+
+  private void retryPendingClaims() {
+    if (pendingClaims.isEmpty()) {
+      return;
+    }
+    Iterator<Map.Entry<String, ObjectRef>> it = pendingClaims.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<String, ObjectRef> e = it.next();
+      ClaimView c = claims.get(e.getValue());
+      if (c == null || !e.getKey().equals(c.uid()) || countedClaims.contains(c.uid()) || tryCount(c)) {
+        it.remove();
+      }
+    }
+  }
+
+  /** Counts the claim if its template can be resolved; false when it must wait. */
+  private boolean tryCount(ClaimView c) {
+    String ns = c.ref().namespace();
+    SandboxView sb = c.sandboxName() == null ? null : sandboxes.get(new ObjectRef(ns, c.sandboxName()));
+    String template = sb != null ? sb.templateName() : null;
+    if (template == null && c.warmPoolName() != null) {
+      PoolView p = pools.get(new ObjectRef(ns, c.warmPoolName()));
+      template = p == null ? null : p.templateName();
+    }
+    if (template == null) {
+      return false;
+    }
+    boolean warm;
+    if (sb != null && sb.launchType() != null) {
+      warm = Labels.LAUNCH_WARM.equals(sb.launchType());
+    } else if (c.setsEnv() || c.setsVolumeClaimTemplates()) {
+      warm = false;
+    } else {
+      warm = c.sandboxName() != null && !c.sandboxName().equals(c.ref().name());
+    }
+    Instant readyAt = c.readyAt();
+    Instant seen = c.firstSeen();
+    Duration latency = seen == null ? null : Duration.between(seen, readyAt);
+    countedClaims.add(c.uid());
+    for (SliKey key : keys(ns, template, c.warmPoolName())) {
+      seriesOf(key).recordClaim(readyAt, warm, latency);
+    }
+    return true;
+  }
+
+  private List<SliKey> keys(String namespace, String template, String pool) {
+    List<SliKey> out = new ArrayList<>(3);
+    out.add(SliKey.namespace(namespace));
+    if (template != null) {
+      out.add(SliKey.template(namespace, template));
+    }
+    if (pool != null) {
+      out.add(SliKey.pool(namespace, pool));
+    }
+    return out;
+  }
+
+  private SliSeries seriesOf(SliKey key) {
+    return series.computeIfAbsent(key, k -> new SliSeries(config.bucketWidth()));
+  }
+
+  // ---- snapshot
+
+  /**
+   * The SLIs at {@code now}. Advances the engine's notion of time: resumes pending longer than
+   * the resume timeout are closed as timeouts, and buckets older than the longest window are
+   * evicted.
+   */
   public FleetSnapshot snapshot(Instant now) {
-    throw new UnsupportedOperationException();
+    Objects.requireNonNull(now, "now");
+    closeTimedOutResumes(now);
+    Instant oldest = now.minus(config.longestWindow()).minus(config.bucketWidth());
+    for (SliSeries s : series.values()) {
+      s.evictBefore(oldest);
+    }
+
+    Map<ObjectRef, PoolGauge> poolGauges = poolGauges();
+    Map<ObjectRef, TreeSet<String>> poolsByTemplate = new TreeMap<>();
+    Set<ObjectRef> templateRefs = new TreeSet<>(templates.keySet());
+    for (PoolView p : pools.values()) {
+      ObjectRef t = new ObjectRef(p.ref().namespace(), p.templateName());
+      templateRefs.add(t);
+      poolsByTemplate.computeIfAbsent(t, x -> new TreeSet<>()).add(p.ref().name());
+    }
+    for (SliKey k : series.keySet()) {
+      if (k.scope() == org.sandboxslo.engine.sli.Scope.TEMPLATE) {
+        templateRefs.add(new ObjectRef(k.namespace(), k.name()));
+      }
+    }
+
+    List<SliSnapshot> templateSnaps = new ArrayList<>();
+    Map<String, TreeSet<String>> templatesByNs = new TreeMap<>();
+    Map<String, List<PoolGauge>> gaugesByNs = new TreeMap<>();
+    for (ObjectRef t : templateRefs) {
+      TreeSet<String> poolNames = poolsByTemplate.getOrDefault(t, new TreeSet<>());
+      List<PoolGauge> gs = new ArrayList<>();
+      for (String pn : poolNames) {
+        gs.add(poolGauges.get(new ObjectRef(t.namespace(), pn)));
+      }
+      templateSnaps.add(
+          snap(SliKey.template(t.namespace(), t.name()), templates.containsKey(t), List.copyOf(poolNames), sum(gs), now));
+      templatesByNs.computeIfAbsent(t.namespace(), x -> new TreeSet<>()).add(t.name());
+      gaugesByNs.computeIfAbsent(t.namespace(), x -> new ArrayList<>()).addAll(gs);
+    }
+
+    List<SliSnapshot> poolSnaps = new ArrayList<>();
+    for (PoolView p : new TreeMap<>(pools).values()) {
+      poolSnaps.add(
+          snap(SliKey.pool(p.ref().namespace(), p.ref().name()), true, List.of(p.templateName()), poolGauges.get(p.ref()), now));
+      templatesByNs.computeIfAbsent(p.ref().namespace(), x -> new TreeSet<>());
+    }
+
+    List<SliSnapshot> nsSnaps = new ArrayList<>();
+    for (Map.Entry<String, TreeSet<String>> e : templatesByNs.entrySet()) {
+      nsSnaps.add(
+          snap(SliKey.namespace(e.getKey()), true, List.copyOf(e.getValue()),
+              sum(gaugesByNs.getOrDefault(e.getKey(), List.of())), now));
+    }
+
+    Map<Kind, FleetSnapshot.WatchLag> lags = new EnumMap<>(Kind.class);
+    lag.forEach((k, t) -> lags.put(k, t.view(now)));
+    return new FleetSnapshot(now, templateSnaps, poolSnaps, nsSnaps, synced, lags);
+  }
+
+  private SliSnapshot snap(SliKey key, boolean exists, List<String> related, PoolGauge gauge, Instant now) {
+    SliSeries s = series.get(key);
+    List<WindowSlis> windows = new ArrayList<>();
+    for (Duration w : config.windows()) {
+      windows.add(s == null ? empty(w) : s.window(now, w));
+    }
+    return new SliSnapshot(key, exists, related, gauge, windows, s == null ? Totals.ZERO : s.totals());
+  }
+
+  private static WindowSlis empty(Duration w) {
+    return new WindowSlis(w, 0, 0, null, null, null, null, null, 0, 0, null, null);
+  }
+
+  private void closeTimedOutResumes(Instant now) {
+    Iterator<Map.Entry<String, Instant>> it = resumes.entrySet().iterator();
+    List<Map.Entry<String, Instant>> timedOut = new ArrayList<>();
+    while (it.hasNext()) {
+      Map.Entry<String, Instant> e = it.next();
+      if (!now.isBefore(e.getValue().plus(config.resumeTimeout()))) {
+        timedOut.add(e);
+        it.remove();
+      }
+    }
+    for (Map.Entry<String, Instant> e : timedOut) {
+      sandboxes.values().stream()
+          .filter(s -> e.getKey().equals(s.uid()))
+          .findFirst()
+          .ifPresent(s -> recordResume(s, e.getValue(), now, ResumeResult.TIMEOUT));
+    }
+  }
+
+  private Map<ObjectRef, PoolGauge> poolGauges() {
+    Map<ObjectRef, List<SandboxView>> members = new HashMap<>();
+    for (SandboxView s : sandboxes.values()) {
+      if (s.owner() != null && "SandboxWarmPool".equals(s.owner().kind()) && !s.deleting()) {
+        members
+            .computeIfAbsent(new ObjectRef(s.ref().namespace(), s.owner().name()), x -> new ArrayList<>())
+            .add(s);
+      }
+    }
+    Map<ObjectRef, PoolGauge> out = new HashMap<>();
+    for (PoolView p : pools.values()) {
+      TemplateView t = templates.get(new ObjectRef(p.ref().namespace(), p.templateName()));
+      int total = 0;
+      int ready = 0;
+      int readyCurrent = 0;
+      int stale = 0;
+      for (SandboxView s : members.getOrDefault(p.ref(), List.of())) {
+        if (p.uid() != null && s.owner().uid() != null && !p.uid().equals(s.owner().uid())) {
+          continue; // owned by an earlier pool object of the same name
+        }
+        total++;
+        boolean isStale = t != null && s.blueprintDigest() != null && !t.blueprintDigest().equals(s.blueprintDigest());
+        if (isStale) {
+          stale++;
+        }
+        if (s.isReady()) {
+          ready++;
+          if (!isStale) {
+            readyCurrent++;
+          }
+        }
+      }
+      int replicas = p.replicas();
+      Double upstream =
+          replicas == 0 || p.statusReadyReplicas() == null ? null : (double) p.statusReadyReplicas() / replicas;
+      Double current = replicas == 0 ? null : (double) readyCurrent / replicas;
+      out.put(
+          p.ref(),
+          new PoolGauge(replicas, p.statusReplicas(), p.statusReadyReplicas(), upstream, total, ready,
+              readyCurrent, current, stale, total - ready));
+    }
+    return out;
+  }
+
+  static PoolGauge sum(List<PoolGauge> gs) {
+    int replicas = 0;
+    Integer statusReplicas = null;
+    Integer statusReady = null;
+    int members = 0;
+    int ready = 0;
+    int readyCurrent = 0;
+    int stale = 0;
+    int notReady = 0;
+    for (PoolGauge g : gs) {
+      replicas += g.replicas();
+      if (g.statusReplicas() != null) {
+        statusReplicas = (statusReplicas == null ? 0 : statusReplicas) + g.statusReplicas();
+      }
+      if (g.statusReadyReplicas() != null) {
+        statusReady = (statusReady == null ? 0 : statusReady) + g.statusReadyReplicas();
+      }
+      members += g.members();
+      ready += g.readyMembers();
+      readyCurrent += g.readyCurrentMembers();
+      stale += g.staleMembers();
+      notReady += g.notReadyMembers();
+    }
+    Double upstream = replicas == 0 || statusReady == null ? null : (double) statusReady / replicas;
+    Double current = replicas == 0 ? null : (double) readyCurrent / replicas;
+    return new PoolGauge(replicas, statusReplicas, statusReady, upstream, members, ready, readyCurrent, current, stale, notReady);
+  }
+
+  /** Watch lag of one kind: last value and per-bucket maxima over the last 5 minutes. */
+  private static final class LagTracker {
+    private final long bucketNanos;
+    private final TreeMap<Long, Duration> maxima = new TreeMap<>();
+    private Duration last = Duration.ZERO;
+
+    LagTracker(Duration bucketWidth) {
+      this.bucketNanos = bucketWidth.toNanos();
+    }
+
+    void record(Instant at, Duration l) {
+      last = l;
+      long idx = Math.floorDiv(at.getEpochSecond() * 1_000_000_000L + at.getNano(), bucketNanos);
+      maxima.merge(idx, l, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+    }
+
+    FleetSnapshot.WatchLag view(Instant now) {
+      Instant from = now.minus(LAG_HORIZON);
+      long idx = Math.floorDiv(from.getEpochSecond() * 1_000_000_000L + from.getNano(), bucketNanos);
+      maxima.headMap(idx, false).clear();
+      Duration max = maxima.values().stream().max(Duration::compareTo).orElse(Duration.ZERO);
+      return new FleetSnapshot.WatchLag(last, max);
+    }
   }
 }
