@@ -1,0 +1,90 @@
+package org.sandboxslo.collector;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.sandboxslo.engine.Durations;
+
+/**
+ * Collector policy, immutable. Built from a {@code Map<String,String>} with keys under {@code
+ * sloconsole.collector.} (env in production, a literal map in tests); unknown keys under that
+ * prefix are rejected, other prefixes are ignored.
+ *
+ * <ul>
+ *   <li>{@code sloconsole.collector.namespaces}: comma-separated namespace names to watch; empty or
+ *       absent = all namespaces (one cluster-wide informer per kind). Default: all.
+ *   <li>{@code sloconsole.collector.resync-period}: how often every informer is closed and
+ *       re-listed from the API server as a fail-safe against lost watch events ({@code 30s}, {@code
+ *       5m}, ...; {@code 0s} disables). Default {@code 5m}.
+ * </ul>
+ *
+ * @param namespaces namespaces to watch, sorted and distinct, each a DNS-1123 label; empty = all
+ * @param resyncPeriod full re-list period, ≥ 0; zero disables the periodic re-list
+ */
+public record CollectorConfig(List<String> namespaces, Duration resyncPeriod) {
+  public static final String PREFIX = "sloconsole.collector.";
+  public static final String NAMESPACES = PREFIX + "namespaces";
+  public static final String RESYNC_PERIOD = PREFIX + "resync-period";
+  private static final Set<String> KEYS = Set.of(NAMESPACES, RESYNC_PERIOD);
+  private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+  public CollectorConfig {
+    Objects.requireNonNull(namespaces, "namespaces");
+    Objects.requireNonNull(resyncPeriod, "resyncPeriod");
+    for (String ns : namespaces) {
+      if (ns == null || !DNS1123_LABEL.matcher(ns).matches()) {
+        throw new IllegalArgumentException(
+            NAMESPACES + ": '" + ns + "' is not a valid namespace name (DNS-1123 label)");
+      }
+    }
+    namespaces = List.copyOf(new TreeSet<>(namespaces));
+    if (resyncPeriod.isNegative()) {
+      throw new IllegalArgumentException(RESYNC_PERIOD + " must be >= 0, got " + resyncPeriod);
+    }
+  }
+
+  /** All namespaces, re-list every 5 minutes. */
+  public static CollectorConfig defaults() {
+    return new CollectorConfig(List.of(), Duration.ofMinutes(5));
+  }
+
+  /** True when every namespace is watched. */
+  public boolean allNamespaces() {
+    return namespaces.isEmpty();
+  }
+
+  /**
+   * Builds the config from {@code sloconsole.collector.*} keys.
+   *
+   * @throws IllegalArgumentException naming the key, for an unknown key under the prefix or a value
+   *     that does not parse
+   */
+  public static CollectorConfig fromMap(Map<String, String> map) {
+    for (String k : map.keySet()) {
+      if (k.startsWith(PREFIX) && !KEYS.contains(k)) {
+        throw new IllegalArgumentException(
+            "unknown configuration key " + k + "; known: " + new TreeSet<>(KEYS));
+      }
+    }
+    CollectorConfig d = defaults();
+    List<String> namespaces = new ArrayList<>();
+    String nsValue = map.get(NAMESPACES);
+    if (nsValue != null) {
+      for (String part : nsValue.split(",")) {
+        if (!part.isBlank()) {
+          namespaces.add(part.trim());
+        }
+      }
+    }
+    Duration resync =
+        map.containsKey(RESYNC_PERIOD)
+            ? Durations.parse(RESYNC_PERIOD, map.get(RESYNC_PERIOD))
+            : d.resyncPeriod();
+    return new CollectorConfig(namespaces, resync);
+  }
+}
