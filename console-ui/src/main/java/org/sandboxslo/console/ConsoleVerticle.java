@@ -1,0 +1,391 @@
+package org.sandboxslo.console;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.StaticHandler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.sandboxslo.console.store.HistoryPoint;
+import org.sandboxslo.console.store.SliName;
+import org.sandboxslo.console.store.SliStore;
+import org.sandboxslo.engine.Durations;
+import org.sandboxslo.engine.sli.FleetSnapshot;
+import org.sandboxslo.engine.sli.Scope;
+import org.sandboxslo.engine.sli.SliSnapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The console HTTP server on {@code sloconsole.http.host}:{@code sloconsole.http.port}. Routes
+ * (JSON unless noted; shapes in {@link SnapshotJson} and {@code openapi.yaml}):
+ *
+ * <ul>
+ *   <li>{@code GET /api/v1/templates}, {@code /api/v1/pools}, {@code /api/v1/namespaces}: {@code
+ *       {"at","synced","items":[...]}}; 503 {@code {"error":"not ready"}} before the first snapshot
+ *   <li>{@code GET /api/v1/templates/{ns}/{name}}, {@code /api/v1/pools/{ns}/{name}}: one item;
+ *       404 {@code {"error":"not found","field":"name","reason":"no SandboxTemplate demo/x is
+ *       known"}}
+ *   <li>{@code GET /api/v1/{templates|pools}/{ns}/{name}/history?sli=&window=&from=&to=}: stored
+ *       values, {@code {"namespace","name","sli","window","from","to","points":[{"at","value"}]}};
+ *       400 naming the bad field; 503 without a store
+ *   <li>{@code GET /api/v1/status}: informer sync and watch lag per kind, ingest errors, store
+ *       rows
+ *   <li>{@code GET /api/v1/stream}: Server-Sent Events, {@code event: snapshot} with the templates
+ *       JSON every {@code sloconsole.http.stream-interval}
+ *   <li>{@code GET /api/v1/openapi.yaml}: the OpenAPI 3 description
+ *   <li>{@code /healthz}, {@code /readyz}, {@code /metrics}: as on the management port
+ *   <li>{@code /}: the web console ({@code webroot/})
+ * </ul>
+ *
+ * Every failure is answered with JSON {@code {"error","field"?,"reason"}} and a 4xx/5xx status,
+ * never a stack trace. The start Future fails when the port cannot be bound.
+ */
+public final class ConsoleVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(ConsoleVerticle.class);
+  private static final Pattern UNIX_SECONDS = Pattern.compile("\\d{1,12}(\\.\\d{1,9})?");
+  private static final Duration DEFAULT_HISTORY = Duration.ofHours(1);
+  private static final Buffer OPENAPI = resource("openapi.yaml");
+
+  private final ConsoleConfig config;
+  private final ConsoleSources sources;
+  private final SliStore store;
+  private final PrometheusRegistry registry;
+  private final Clock clock;
+  private volatile HttpServer server;
+
+  /**
+   * @param config ports, host, stream interval
+   * @param sources the latest snapshot, ingest errors and readiness
+   * @param storeOrNull the SLI store; {@code null} disables history (503) and the row count
+   * @param registry served at {@code /metrics}
+   */
+  public ConsoleVerticle(
+      ConsoleConfig config,
+      ConsoleSources sources,
+      SliStore storeOrNull,
+      PrometheusRegistry registry) {
+    this(config, sources, storeOrNull, registry, Clock.systemUTC());
+  }
+
+  /** As above, with the clock used for the default history range. */
+  public ConsoleVerticle(
+      ConsoleConfig config,
+      ConsoleSources sources,
+      SliStore storeOrNull,
+      PrometheusRegistry registry,
+      Clock clock) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.sources = Objects.requireNonNull(sources, "sources");
+    this.store = storeOrNull;
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  @Override
+  public Future<?> start() {
+    return Future.succeededFuture(router()).compose(this::listen).onSuccess(s -> server = s);
+  }
+
+  /**
+   * The bound port (the actual one when configured 0).
+   *
+   * @throws IllegalStateException before the verticle has started
+   */
+  public int actualPort() {
+    HttpServer s = server;
+    if (s == null) {
+      throw new IllegalStateException("console server not started");
+    }
+    return s.actualPort();
+  }
+
+  private Future<HttpServer> listen(Router router) {
+    return vertx
+        .createHttpServer(
+            new HttpServerOptions().setHost(config.httpHost()).setPort(config.httpPort()))
+        .requestHandler(router)
+        .listen();
+  }
+
+  private Router router() {
+    Router r = Router.router(vertx);
+    r.get("/api/v1/templates").handler(ctx -> ok(ctx, SnapshotJson.templates(snapshot())));
+    r.get("/api/v1/pools").handler(ctx -> ok(ctx, SnapshotJson.pools(snapshot())));
+    r.get("/api/v1/namespaces").handler(ctx -> ok(ctx, SnapshotJson.namespaces(snapshot())));
+    r.get("/api/v1/templates/:ns/:name")
+        .handler(ctx -> ok(ctx, SnapshotJson.item(find(ctx, Scope.TEMPLATE))));
+    r.get("/api/v1/pools/:ns/:name")
+        .handler(ctx -> ok(ctx, SnapshotJson.item(find(ctx, Scope.POOL))));
+    r.get("/api/v1/templates/:ns/:name/history").handler(ctx -> history(ctx, Scope.TEMPLATE));
+    r.get("/api/v1/pools/:ns/:name/history").handler(ctx -> history(ctx, Scope.POOL));
+    r.get("/api/v1/status").handler(this::status);
+    r.get("/api/v1/stream").handler(this::stream);
+    r.get("/api/v1/openapi.yaml")
+        .handler(
+            ctx ->
+                ctx.response()
+                    .putHeader("Content-Type", "application/yaml")
+                    .end(OPENAPI));
+    ManagementRoutes.mount(r, sources, registry);
+    r.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
+    jsonErrors(r);
+    return r;
+  }
+
+  /**
+   * Installs the JSON failure handler and JSON 404/405 answers on {@code router}: an {@link
+   * ApiException} gives its own status and body; anything else a 500 {@code {"error":"internal
+   * error","reason":...}} (logged at ERROR once, never sent with a stack trace).
+   */
+  static void jsonErrors(Router router) {
+    router.route().failureHandler(ConsoleVerticle::failure);
+    router.errorHandler(
+        404,
+        ctx ->
+            ManagementRoutes.json(
+                ctx,
+                404,
+                new ApiException(
+                        404,
+                        "not found",
+                        null,
+                        "no route " + ctx.request().method() + " " + ctx.request().path())
+                    .toJson()));
+    router.errorHandler(
+        405,
+        ctx ->
+            ManagementRoutes.json(
+                ctx,
+                405,
+                new ApiException(
+                        405,
+                        "method not allowed",
+                        null,
+                        ctx.request().method() + " is not allowed on " + ctx.request().path())
+                    .toJson()));
+  }
+
+  private static void failure(RoutingContext ctx) {
+    if (ctx.response().headWritten()) {
+      ctx.response().reset();
+      return;
+    }
+    Throwable t = ctx.failure();
+    ApiException e;
+    if (t instanceof ApiException a) {
+      e = a;
+    } else if (t == null) {
+      int code = ctx.statusCode() < 400 ? 500 : ctx.statusCode();
+      e =
+          new ApiException(
+              code,
+              code >= 500 ? "internal error" : "bad request",
+              null,
+              "request " + ctx.request().method() + " " + ctx.request().path() + " failed");
+    } else {
+      LOG.error("{} {} failed", ctx.request().method(), ctx.request().path(), t);
+      e =
+          new ApiException(
+              500,
+              "internal error",
+              null,
+              t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
+    }
+    ManagementRoutes.json(ctx, e.status(), e.toJson());
+  }
+
+  private FleetSnapshot snapshot() {
+    FleetSnapshot s = sources.snapshot();
+    if (s == null) {
+      throw ApiException.notReady("no fleet snapshot has been computed yet");
+    }
+    return s;
+  }
+
+  private SliSnapshot find(RoutingContext ctx, Scope scope) {
+    FleetSnapshot s = snapshot();
+    String ns = ctx.pathParam("ns");
+    String name = ctx.pathParam("name");
+    List<SliSnapshot> items = scope == Scope.POOL ? s.pools() : s.templates();
+    for (SliSnapshot i : items) {
+      if (i.key().namespace().equals(ns) && i.key().name().equals(name)) {
+        return i;
+      }
+    }
+    String kind = scope == Scope.POOL ? "SandboxWarmPool" : "SandboxTemplate";
+    throw ApiException.notFound("name", "no " + kind + " " + ns + "/" + name + " is known");
+  }
+
+  private void history(RoutingContext ctx, Scope scope) {
+    if (store == null) {
+      throw new ApiException(
+          503, "not ready", null, "history needs the SLI store, which is not configured");
+    }
+    String ns = ctx.pathParam("ns");
+    String name = ctx.pathParam("name");
+    SliName sli = sli(ctx.queryParams().get("sli"));
+    String window = window(sli, ctx.queryParams().get("window"));
+    Instant to = time("to", ctx.queryParams().get("to"), clock.instant());
+    Instant from = time("from", ctx.queryParams().get("from"), to.minus(DEFAULT_HISTORY));
+    if (from.isAfter(to)) {
+      throw ApiException.badRequest("from", "from " + from + " is after to " + to);
+    }
+    store
+        .history(scope, ns, name, sli.wireName(), window, from, to)
+        .map(
+            points -> {
+              JsonArray array = new JsonArray();
+              for (HistoryPoint p : points) {
+                array.add(new JsonObject().put("at", p.at().toString()).put("value", p.value()));
+              }
+              return new JsonObject()
+                  .put("namespace", ns)
+                  .put("name", name)
+                  .put("sli", sli.wireName())
+                  .put("window", window)
+                  .put("from", from.toString())
+                  .put("to", to.toString())
+                  .put("points", array);
+            })
+        .onSuccess(body -> ok(ctx, body))
+        .onFailure(ctx::fail);
+  }
+
+  private static SliName sli(String value) {
+    String known = String.join(", ", SliName.wireNames());
+    if (value == null || value.isEmpty()) {
+      throw ApiException.badRequest("sli", "sli is required; known: " + known);
+    }
+    return SliName.byWireName(value)
+        .orElseThrow(
+            () -> ApiException.badRequest("sli", "unknown SLI '" + value + "'; known: " + known));
+  }
+
+  private String window(SliName sli, String value) {
+    if (sli.poolState()) {
+      if (value == null || value.isEmpty() || value.equals(SliName.NOW_WINDOW)) {
+        return SliName.NOW_WINDOW;
+      }
+      throw ApiException.badRequest(
+          "window",
+          "SLI '"
+              + sli.wireName()
+              + "' is a point-in-time pool SLI; its only window is 'now', got '"
+              + value
+              + "'");
+    }
+    List<String> known = sources.windows().stream().map(Durations::format).toList();
+    if (value == null || value.isEmpty()) {
+      return known.get(0);
+    }
+    if (!known.contains(value)) {
+      throw ApiException.badRequest(
+          "window",
+          "unknown window '" + value + "'; known: " + String.join(", ", known));
+    }
+    return value;
+  }
+
+  /** RFC 3339 ({@code 2026-11-29T08:00:00Z}) or unix seconds ({@code 1795939200}, {@code 1.5}). */
+  static Instant time(String field, String value, Instant dflt) {
+    if (value == null || value.isEmpty()) {
+      return dflt;
+    }
+    try {
+      if (UNIX_SECONDS.matcher(value).matches()) {
+        BigDecimal s = new BigDecimal(value);
+        return Instant.ofEpochSecond(
+            s.longValue(), s.remainder(BigDecimal.ONE).movePointRight(9).longValue());
+      }
+      return OffsetDateTime.parse(value, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+    } catch (DateTimeParseException | ArithmeticException e) {
+      throw ApiException.badRequest(
+          field,
+          "expected an RFC 3339 time (2026-11-29T08:00:00Z) or unix seconds, got '" + value + "'");
+    }
+  }
+
+  private void status(RoutingContext ctx) {
+    FleetSnapshot s = sources.snapshot();
+    JsonObject body =
+        SnapshotJson.informers(s)
+            .put("ready", sources.ready())
+            .put("ingestErrors", SnapshotJson.ingestErrors(sources.ingestErrors()));
+    Future<JsonObject> storeJson =
+        store == null
+            ? Future.succeededFuture(
+                new JsonObject().put("enabled", false).put("rows", null).put("error", null))
+            : store
+                .count()
+                .map(n -> new JsonObject().put("enabled", true).put("rows", n).put("error", null))
+                .recover(
+                    e ->
+                        Future.succeededFuture(
+                            new JsonObject()
+                                .put("enabled", true)
+                                .put("rows", null)
+                                .put("error", e.getMessage())));
+    storeJson.onSuccess(j -> ok(ctx, body.put("store", j))).onFailure(ctx::fail);
+  }
+
+  private void stream(RoutingContext ctx) {
+    HttpServerResponse res = ctx.response();
+    res.setChunked(true)
+        .putHeader("Content-Type", "text/event-stream")
+        .putHeader("Cache-Control", "no-cache")
+        .putHeader("X-Accel-Buffering", "no");
+    long interval = config.streamInterval().toMillis();
+    res.write("retry: " + interval + "\n\n");
+    sendSnapshot(res);
+    long timer = vertx.setPeriodic(interval, id -> sendSnapshot(res));
+    res.closeHandler(v -> vertx.cancelTimer(timer));
+    res.exceptionHandler(e -> vertx.cancelTimer(timer));
+  }
+
+  private void sendSnapshot(HttpServerResponse res) {
+    if (res.closed() || res.ended()) {
+      return;
+    }
+    FleetSnapshot s = sources.snapshot();
+    if (s == null) {
+      res.write(": not ready, no fleet snapshot yet\n\n");
+      return;
+    }
+    res.write("event: snapshot\ndata: " + SnapshotJson.templates(s).encode() + "\n\n");
+  }
+
+  private static Buffer resource(String name) {
+    try (InputStream in = ConsoleVerticle.class.getClassLoader().getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("resource " + name + " is missing from the classpath");
+      }
+      return Buffer.buffer(in.readAllBytes());
+    } catch (IOException e) {
+      throw new UncheckedIOException("resource " + name + " could not be read", e);
+    }
+  }
+
+  private static void ok(RoutingContext ctx, JsonObject body) {
+    ManagementRoutes.json(ctx, 200, body);
+  }
+}
