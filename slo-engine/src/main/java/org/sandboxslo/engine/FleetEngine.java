@@ -30,6 +30,11 @@ import org.sandboxslo.engine.sli.SliSeries.ResumeResult;
 import org.sandboxslo.engine.sli.SliSnapshot;
 import org.sandboxslo.engine.sli.Totals;
 import org.sandboxslo.engine.sli.WindowSlis;
+import org.sandboxslo.engine.slo.BudgetExclusion;
+import org.sandboxslo.engine.slo.SliType;
+import org.sandboxslo.engine.slo.SloDefinition;
+import org.sandboxslo.engine.slo.SloLedger;
+import org.sandboxslo.engine.slo.SloStatus;
 import org.sandboxslo.engine.upstream.Labels;
 
 /**
@@ -75,6 +80,7 @@ public final class FleetEngine {
   private final EnumMap<Kind, Boolean> synced = new EnumMap<>(Kind.class);
   private final EnumMap<Kind, LagTracker> lag = new EnumMap<>(Kind.class);
   private long duplicatesIgnored;
+  private final Map<String, SloLedger> slos = new LinkedHashMap<>();
 
   public FleetEngine(EngineConfig config) {
     this.config = Objects.requireNonNull(config, "config");
@@ -233,6 +239,7 @@ public final class FleetEngine {
     for (SliKey key : keys(s.ref().namespace(), template, poolOf(s))) {
       seriesOf(key).recordResume(at, result, latency);
     }
+    feedResume(s.ref().namespace(), template, at, result);
   }
 
   private String poolOf(SandboxView s) {
@@ -300,9 +307,11 @@ public final class FleetEngine {
     Instant seen = c.firstSeen();
     Duration latency = seen == null ? null : Duration.between(seen, readyAt);
     countedClaims.add(c.uid());
+    boolean eligible = !c.setsEnv() && !c.setsVolumeClaimTemplates();
     for (SliKey key : keys(ns, template, c.warmPoolName())) {
-      seriesOf(key).recordClaim(readyAt, warm, latency);
+      seriesOf(key).recordClaim(readyAt, warm, latency, eligible);
     }
+    feedClaim(ns, template, readyAt, warm, latency, eligible);
     return true;
   }
 
@@ -322,6 +331,78 @@ public final class FleetEngine {
     return series.computeIfAbsent(key, k -> new SliSeries(config.bucketWidth()));
   }
 
+  // ---- SLOs
+
+  /**
+   * Adds or replaces an SLO. A replaced SLO starts a new ledger (its definition may have changed
+   * meaning); callers that need history across restarts persist and re-feed it.
+   */
+  public void putSlo(SloDefinition definition) {
+    slos.put(definition.name(), new SloLedger(definition));
+  }
+
+  /** Removes an SLO; false when unknown. */
+  public boolean removeSlo(String name) {
+    return slos.remove(name) != null;
+  }
+
+  /** Adds a budget exclusion to an SLO; false when the SLO is unknown. */
+  public boolean exclude(String sloName, BudgetExclusion exclusion) {
+    SloLedger l = slos.get(sloName);
+    if (l == null) {
+      return false;
+    }
+    l.exclude(exclusion);
+    return true;
+  }
+
+  /** Every SLO evaluated at {@code now}, in insertion order. */
+  public List<SloStatus> slos(Instant now) {
+    List<SloStatus> out = new ArrayList<>();
+    for (SloLedger l : slos.values()) {
+      out.add(l.evaluate(now));
+    }
+    return out;
+  }
+
+  private void feedClaim(String ns, String template, Instant readyAt, boolean warm, Duration latency, boolean eligible) {
+    for (SloLedger l : slos.values()) {
+      SloDefinition d = l.definition();
+      if (!d.selects(ns, template)) {
+        continue;
+      }
+      if (d.sli() == SliType.WARM_HIT_RATIO && (eligible || !d.eligibleOnly())) {
+        l.record(readyAt, warm ? 1 : 0, 1);
+      } else if (d.sli() == SliType.CLAIM_TO_READY_LATENCY && latency != null) {
+        l.record(readyAt, latency.compareTo(d.latencyThreshold()) <= 0 ? 1 : 0, 1);
+      }
+    }
+  }
+
+  private void feedResume(String ns, String template, Instant at, ResumeResult result) {
+    for (SloLedger l : slos.values()) {
+      SloDefinition d = l.definition();
+      if (d.sli() == SliType.RESUME_SUCCESS_RATIO && d.selects(ns, template)) {
+        l.record(at, result == ResumeResult.SUCCESS ? 1 : 0, 1);
+      }
+    }
+  }
+
+  private void feedPoolSlices(Instant now, Map<ObjectRef, PoolGauge> gauges) {
+    for (SloLedger l : slos.values()) {
+      SloDefinition d = l.definition();
+      if (d.sli() != SliType.POOL_READY_FRACTION) {
+        continue;
+      }
+      for (PoolView p : pools.values()) {
+        PoolGauge g = gauges.get(p.ref());
+        if (g != null && g.readyFractionCurrentTemplate() != null && d.selects(p.ref().namespace(), p.templateName())) {
+          l.recordSlice(now, g.readyFractionCurrentTemplate() >= d.readyFloor());
+        }
+      }
+    }
+  }
+
   // ---- snapshot
 
   /**
@@ -338,6 +419,7 @@ public final class FleetEngine {
     }
 
     Map<ObjectRef, PoolGauge> poolGauges = poolGauges();
+    feedPoolSlices(now, poolGauges);
     Map<ObjectRef, TreeSet<String>> poolsByTemplate = new TreeMap<>();
     Set<ObjectRef> templateRefs = new TreeSet<>(templates.keySet());
     for (PoolView p : pools.values()) {

@@ -245,4 +245,35 @@ class FleetEngineTest {
     assertEquals(5, ns.pool().replicas());
     assertEquals(2, s.pools().size());
   }
+
+  @Test
+  void sloLedgersAreFedEligibleClaimsOnlyByDefault() {
+    FleetEngine e = new FleetEngine(EngineConfig.defaults());
+    e.putSlo(org.sandboxslo.engine.slo.SloDefinitions.parse(java.util.Map.of(
+        "name", "warm-hit", "sli", "warm_hit_ratio", "objective", 95, "window", "1d",
+        "selector", java.util.Map.of("namespace", NS, "sandboxTemplate", "tpl-py"))).definition());
+    e.putSlo(org.sandboxslo.engine.slo.SloDefinitions.parse(java.util.Map.of(
+        "name", "warm-hit-raw", "sli", "warm_hit_ratio", "objective", 95, "window", "1d", "eligibleOnly", false))
+        .definition());
+    e.putSlo(org.sandboxslo.engine.slo.SloDefinitions.parse(java.util.Map.of(
+        "name", "fast-claims", "sli", "claim_to_ready_latency", "objective", 95, "window", "1d", "latencyThreshold", "1s"))
+        .definition());
+    warmColdTimeline().forEach(e::apply);
+    java.util.List<org.sandboxslo.engine.slo.SloStatus> s = e.slos(at(60));
+    // claim-3 set env: not a valid event for the eligible warm-hit SLO
+    assertEquals(2, s.get(0).valid());
+    assertEquals(1.0, s.get(0).sli());
+    assertEquals(3, s.get(1).valid());
+    assertEquals(2.0 / 3, s.get(1).sli(), 1e-12);
+    // latency: 0.25 s and 0.5 s are within 1 s, 28 s is not
+    assertEquals(3, s.get(2).valid());
+    assertEquals(2, s.get(2).good());
+    org.sandboxslo.engine.sli.Totals t = template(e.snapshot(at(60)), "tpl-py").totals();
+    assertEquals(2, t.eligibleWarmLaunches());
+    assertEquals(0, t.eligibleColdLaunches());
+    // buckets 0.1,0.25,0.5,1,...: 0.25 s → le 0.25, 0.5 s → le 0.5; 28 s → le 30
+    assertEquals(java.util.List.of(0L, 1L, 1L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), t.claimToReadyWarm());
+    assertEquals(1L, t.claimToReadyCold().get(7));
+    assertEquals(28.75, t.claimToReadySumSeconds(), 1e-6);
+  }
 }

@@ -26,6 +26,11 @@ public final class SliSeries {
   private long resumeSuccessTotal;
   private long resumeErrorTotal;
   private long resumeTimeoutTotal;
+  private long eligibleWarmTotal;
+  private long eligibleColdTotal;
+  private final long[] warmLatencyBuckets = new long[Totals.LATENCY_BUCKETS_SECONDS.size() + 1];
+  private final long[] coldLatencyBuckets = new long[Totals.LATENCY_BUCKETS_SECONDS.size() + 1];
+  private double latencySumSeconds;
 
   /** The kind of latency sample. */
   public enum Sample {
@@ -70,6 +75,31 @@ public final class SliSeries {
    *     values (clock skew) are recorded as 0
    */
   public void recordClaim(Instant readyAt, boolean warm, Duration latency) {
+    recordClaim(readyAt, warm, latency, true);
+  }
+
+  /**
+   * Records a claim that became Ready at {@code readyAt}.
+   *
+   * @param eligible the claim set neither env nor volumeClaimTemplates, so a pool could serve it
+   */
+  public void recordClaim(Instant readyAt, boolean warm, Duration latency, boolean eligible) {
+    if (eligible) {
+      if (warm) {
+        eligibleWarmTotal++;
+      } else {
+        eligibleColdTotal++;
+      }
+    }
+    if (latency != null) {
+      double secs = Math.max(0, latency.toNanos()) / 1e9;
+      latencySumSeconds += secs;
+      int i = 0;
+      while (i < Totals.LATENCY_BUCKETS_SECONDS.size() && secs > Totals.LATENCY_BUCKETS_SECONDS.get(i)) {
+        i++;
+      }
+      (warm ? warmLatencyBuckets : coldLatencyBuckets)[i]++;
+    }
     Bucket b = bucket(readyAt);
     if (warm) {
       b.warm++;
@@ -141,7 +171,17 @@ public final class SliSeries {
   }
 
   public Totals totals() {
-    return new Totals(warmTotal, coldTotal, resumeSuccessTotal, resumeErrorTotal, resumeTimeoutTotal);
+    return new Totals(warmTotal, coldTotal, resumeSuccessTotal, resumeErrorTotal, resumeTimeoutTotal,
+        eligibleWarmTotal, eligibleColdTotal, boxed(warmLatencyBuckets), boxed(coldLatencyBuckets),
+        latencySumSeconds);
+  }
+
+  private static List<Long> boxed(long[] a) {
+    List<Long> out = new ArrayList<>(a.length);
+    for (long x : a) {
+      out.add(x);
+    }
+    return out;
   }
 
   /**
@@ -221,12 +261,4 @@ public final class SliSeries {
     return buckets.size();
   }
 
-  /** Merges many series windows (used for namespace roll-ups computed from parts). */
-  static List<WindowSlis> empty(List<Duration> windows) {
-    List<WindowSlis> out = new ArrayList<>();
-    for (Duration w : windows) {
-      out.add(new WindowSlis(w, 0, 0, null, null, null, null, null, 0, 0, null, null));
-    }
-    return out;
-  }
 }
