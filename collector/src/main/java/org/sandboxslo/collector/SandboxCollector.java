@@ -186,6 +186,15 @@ public final class SandboxCollector implements AutoCloseable {
    * @throws IllegalStateException when not started or closed
    */
   public synchronized void relist() {
+    suspendWatches();
+    resumeWatches();
+  }
+
+  /**
+   * First half of {@link #relist()}: closes every informer, remembering what it delivered. Tests
+   * use it to change the cluster while nothing watches (the mock server cannot lose events).
+   */
+  synchronized void suspendWatches() {
     if (!started || closed) {
       throw new IllegalStateException(closed ? "collector is closed" : "collector not started");
     }
@@ -194,6 +203,15 @@ public final class SandboxCollector implements AutoCloseable {
     }
     for (Watch w : watches) {
       w.stopInformer(true);
+    }
+  }
+
+  /** Second half of {@link #relist()}: creates and starts every informer again. */
+  synchronized void resumeWatches() {
+    if (!started || closed) {
+      throw new IllegalStateException(closed ? "collector is closed" : "collector not started");
+    }
+    for (Watch w : watches) {
       w.startInformer();
     }
   }
@@ -347,6 +365,7 @@ public final class SandboxCollector implements AutoCloseable {
     }
 
     void stopInformer(boolean keepDelivered) {
+      synced = false;
       if (handler != null) {
         synchronized (sinkLock) {
           handler.active = false;
@@ -362,7 +381,7 @@ public final class SandboxCollector implements AutoCloseable {
 
     /** Marks the watch synced once the informer listed and every listed key was delivered. */
     void checkSynced() {
-      if (synced || informer == null || !informer.hasSynced()) {
+      if (synced || informer == null || !handler.active || !informer.hasSynced()) {
         return;
       }
       List<String> keys = informer.getStore().listKeys();
