@@ -208,7 +208,7 @@ public record ConsoleConfig(
 
   private static void checkPositive(String key, Duration d) {
     if (d.isZero() || d.isNegative()) {
-      throw new IllegalArgumentException(key + ": must be > 0, got " + Durations.format(d));
+      throw new IllegalArgumentException(key + ": must be > 0, got " + d);
     }
   }
 }

@@ -237,10 +237,6 @@ public final class ConsoleVerticle extends VerticleBase {
   }
 
   private void history(RoutingContext ctx, Scope scope) {
-    if (store == null) {
-      throw new ApiException(
-          503, "not ready", null, "history needs the SLI store, which is not configured");
-    }
     String ns = ctx.pathParam("ns");
     String name = ctx.pathParam("name");
     SliName sli = sli(ctx.queryParams().get("sli"));
@@ -249,6 +245,9 @@ public final class ConsoleVerticle extends VerticleBase {
     Instant from = time("from", ctx.queryParams().get("from"), to.minus(DEFAULT_HISTORY));
     if (from.isAfter(to)) {
       throw ApiException.badRequest("from", "from " + from + " is after to " + to);
+    }
+    if (store == null) {
+      throw ApiException.notReady("history needs the SLI store, which is not configured");
     }
     store
         .history(scope, ns, name, sli.wireName(), window, from, to)

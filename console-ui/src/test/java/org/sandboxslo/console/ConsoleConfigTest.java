@@ -1,0 +1,113 @@
+package org.sandboxslo.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConsoleConfigTest {
+  @Test
+  void defaults() {
+    ConsoleConfig c = ConsoleConfig.defaults();
+    assertEquals("127.0.0.1", c.httpHost());
+    assertEquals(8080, c.httpPort());
+    assertEquals(8081, c.managementPort());
+    assertEquals(Duration.ofSeconds(1), c.streamInterval());
+    assertEquals(Duration.ofSeconds(10), c.snapshotInterval());
+    assertEquals("", c.dbUrl());
+    assertTrue(c.embeddedDatabase());
+    assertEquals("postgres", c.dbUser());
+    assertEquals(Path.of("./.sandbox-slo/pg"), c.dbDataDir());
+  }
+
+  @Test
+  void parsesTypedValuesAndIgnoresOtherPrefixes() {
+    ConsoleConfig c =
+        ConsoleConfig.fromMap(
+            Map.of(
+                "sloconsole.http.port", "0",
+                "sloconsole.http.host", "0.0.0.0",
+                "sloconsole.management.port", "9090",
+                "sloconsole.store.snapshot-interval", "30s",
+                "sloconsole.http.stream-interval", "500ms",
+                "sloconsole.db.url", "jdbc:postgresql://db:5432/slo",
+                "sloconsole.db.user", "slo",
+                "sloconsole.db.password", "hunter2",
+                "sloconsole.db.data-dir", "/var/lib/slo",
+                "sloconsole.engine.windows", "5m,1h"));
+    assertEquals(0, c.httpPort());
+    assertEquals("0.0.0.0", c.httpHost());
+    assertEquals(9090, c.managementPort());
+    assertEquals(Duration.ofSeconds(30), c.snapshotInterval());
+    assertEquals(Duration.ofMillis(500), c.streamInterval());
+    assertFalse(c.embeddedDatabase());
+    assertEquals("hunter2", c.dbPassword());
+    assertEquals(Path.of("/var/lib/slo"), c.dbDataDir());
+  }
+
+  @Test
+  void masksThePassword() {
+    ConsoleConfig c = ConsoleConfig.fromMap(Map.of("sloconsole.db.password", "hunter2"));
+    assertFalse(c.toString().contains("hunter2"), c.toString());
+    assertFalse(c.describe().contains("hunter2"), c.describe());
+    assertTrue(c.describe().contains("sloconsole.db.password=******"), c.describe());
+    assertTrue(c.toString().contains("dbPassword=******"), c.toString());
+  }
+
+  @Test
+  void rejectsUnknownKeysAndBadValuesNamingTheKey() {
+    assertEquals(
+        "unknown configuration key sloconsole.http.prot; known: [sloconsole.db.data-dir,"
+            + " sloconsole.db.password, sloconsole.db.url, sloconsole.db.user,"
+            + " sloconsole.db.work-dir, sloconsole.http.host, sloconsole.http.port,"
+            + " sloconsole.http.stream-interval, sloconsole.management.port,"
+            + " sloconsole.store.snapshot-interval]",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ConsoleConfig.fromMap(Map.of("sloconsole.http.prot", "1")))
+            .getMessage());
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ConsoleConfig.fromMap(Map.of("sloconsole.db.pasword", "x")))
+            .getMessage()
+            .startsWith("unknown configuration key sloconsole.db.pasword;"));
+    assertEquals(
+        "sloconsole.http.port: expected an integer 0..65535, got 'http'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ConsoleConfig.fromMap(Map.of("sloconsole.http.port", "http")))
+            .getMessage());
+    assertEquals(
+        "sloconsole.management.port: expected an integer 0..65535, got '70000'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ConsoleConfig.fromMap(Map.of("sloconsole.management.port", "70000")))
+            .getMessage());
+    assertEquals(
+        "sloconsole.store.snapshot-interval: expected a duration like 30s, 5m, 1h, got 'often'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    ConsoleConfig.fromMap(Map.of("sloconsole.store.snapshot-interval", "often")))
+            .getMessage());
+    assertEquals(
+        "sloconsole.store.snapshot-interval: must be > 0, got PT0S",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ConsoleConfig.fromMap(Map.of("sloconsole.store.snapshot-interval", "0s")))
+            .getMessage());
+    assertEquals(
+        "sloconsole.db.url: expected jdbc:postgresql://host:port/database or empty, got"
+            + " 'mysql://x'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ConsoleConfig.fromMap(Map.of("sloconsole.db.url", "mysql://x")))
+            .getMessage());
+  }
+}
