@@ -13,7 +13,7 @@ const HISTORY_SLIS = [
   ["cold_start_p95_seconds", "Cold-start p95", "seconds"],
 ];
 
-const state = { data: null, lastMessage: 0, open: new Set(), history: new Map(), sse: false };
+const state = { data: null, raw: null, lastMessage: 0, open: new Set(), history: new Map(), sse: false };
 
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
@@ -190,8 +190,11 @@ function render() {
 }
 
 function accept(data) {
-  state.data = data;
+  const raw = JSON.stringify(data);
   state.lastMessage = Date.now();
+  if (raw === state.raw) return;   // the stream repeats unchanged snapshots; keep the DOM still
+  state.raw = raw;
+  state.data = data;
   render();
 }
 
