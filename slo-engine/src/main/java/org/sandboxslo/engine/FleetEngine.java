@@ -81,6 +81,91 @@ public final class FleetEngine {
   private final EnumMap<Kind, LagTracker> lag = new EnumMap<>(Kind.class);
   private long duplicatesIgnored;
   private final Map<String, SloLedger> slos = new LinkedHashMap<>();
+  /** Last observed blueprint change per template (digest differs from the previous view). */
+  final Map<ObjectRef, TemplateChange> templateChanges = new HashMap<>();
+  /** Upstream hash label of the newest member created after the last observed change. */
+  private final Map<ObjectRef, String[]> learnedHash = new HashMap<>();
+  /** Warm claims handed a stale member, most recent last (bounded). */
+  final List<ServedStale> servedStale = new ArrayList<>();
+  /** Cold starts forced by env/volumeClaimTemplates, by claim UID (bounded by the longest window). */
+  final Map<String, ForcedCold> forcedCold = new LinkedHashMap<>();
+
+  /**
+   * A blueprint change of a template as observed.
+   *
+   * @param at console time the new blueprint was seen
+   * @param generation new metadata.generation
+   * @param oldImages images before
+   * @param newImages images after
+   * @param oldDigest semantic digest before
+   */
+  record TemplateChange(Instant at, long generation, List<String> oldImages, List<String> newImages, String oldDigest) {}
+
+  /** A warm claim served by a stale member. */
+  record ServedStale(ObjectRef claim, String sandbox, List<String> memberImages, List<String> templateImages,
+      Duration afterChange, Instant at) {}
+
+  /** A cold start forced by the request shape. */
+  record ForcedCold(ObjectRef claim, String cause, String createdBy, String pool, String template, Instant readyAt,
+      int idleReadyMembers) {}
+
+  /** The engine's templates (read-only view for diagnoses). */
+  Map<ObjectRef, TemplateView> templates() {
+    return java.util.Collections.unmodifiableMap(templates);
+  }
+
+  Map<ObjectRef, PoolView> pools() {
+    return java.util.Collections.unmodifiableMap(pools);
+  }
+
+  Map<ObjectRef, SandboxView> sandboxes() {
+    return java.util.Collections.unmodifiableMap(sandboxes);
+  }
+
+  Map<ObjectRef, ClaimView> claims() {
+    return java.util.Collections.unmodifiableMap(claims);
+  }
+
+  /**
+   * Whether a pool member is stale against its template: never when the semantic digests match;
+   * stale when the member's canonical blueprint contradicts the template's ({@link
+   * org.sandboxslo.engine.upstream.Blueprints#contradicts}); and, once a member built after the
+   * last observed template change has been seen, stale when its upstream hash label differs from
+   * that member's (so pure additions to the template are caught too).
+   */
+  boolean isStale(SandboxView member, TemplateView t) {
+    if (t == null || member.blueprintDigest() == null || t.blueprintDigest().equals(member.blueprintDigest())) {
+      return false;
+    }
+    if (member.blueprint() != null && t.blueprint() != null) {
+      if (org.sandboxslo.engine.upstream.Blueprints.contradicts(member.blueprint(), t.blueprint())) {
+        return true;
+      }
+      String[] learned = learnedHash.get(t.ref());
+      return learned != null && member.templateHashLabel() != null && !learned[0].equals(member.templateHashLabel());
+    }
+    return true;
+  }
+
+  private void learnHash(SandboxView s) {
+    if (s.templateHashLabel() == null || s.createdAt() == null || s.owner() == null
+        || !"SandboxWarmPool".equals(s.owner().kind())) {
+      return;
+    }
+    String template = templateOfSandbox(s, null);
+    if (template == null) {
+      return;
+    }
+    ObjectRef t = new ObjectRef(s.ref().namespace(), template);
+    TemplateChange c = templateChanges.get(t);
+    if (c == null || s.createdAt().isBefore(c.at().minusSeconds(1))) {
+      return;
+    }
+    String[] cur = learnedHash.get(t);
+    if (cur == null || Instant.parse(cur[1]).isBefore(s.createdAt())) {
+      learnedHash.put(t, new String[] {s.templateHashLabel(), s.createdAt().toString()});
+    }
+  }
 
   public FleetEngine(EngineConfig config) {
     this.config = Objects.requireNonNull(config, "config");
@@ -121,7 +206,12 @@ public final class FleetEngine {
     }
     trackLag(v, u.serverTime(), u.receivedAt());
     if (v instanceof TemplateView t) {
-      templates.put(t.ref(), t);
+      TemplateView before = templates.put(t.ref(), t);
+      if (before != null && Objects.equals(before.uid(), t.uid()) && !before.blueprintDigest().equals(t.blueprintDigest())) {
+        templateChanges.put(t.ref(), new TemplateChange(u.receivedAt(), t.generation(), before.images(), t.images(),
+            before.blueprintDigest()));
+        learnedHash.remove(t.ref());
+      }
     } else if (v instanceof PoolView p) {
       pools.put(p.ref(), p);
       retryPendingClaims();
@@ -129,6 +219,7 @@ public final class FleetEngine {
       SandboxView before =
           prev instanceof SandboxView ps && Objects.equals(ps.uid(), s.uid()) ? ps : null;
       sandboxes.put(s.ref(), s);
+      learnHash(s);
       onSandbox(before, s, u.receivedAt());
       retryPendingClaims();
     } else if (v instanceof ClaimView c) {
@@ -308,11 +399,38 @@ public final class FleetEngine {
     Duration latency = seen == null ? null : Duration.between(seen, readyAt);
     countedClaims.add(c.uid());
     boolean eligible = !c.setsEnv() && !c.setsVolumeClaimTemplates();
+    noteDiagnosisFacts(c, sb, template, warm, readyAt);
     for (SliKey key : keys(ns, template, c.warmPoolName())) {
       seriesOf(key).recordClaim(readyAt, warm, latency, eligible);
     }
     feedClaim(ns, template, readyAt, warm, latency, eligible);
     return true;
+  }
+
+  private void noteDiagnosisFacts(ClaimView c, SandboxView sb, String template, boolean warm, Instant readyAt) {
+    String ns = c.ref().namespace();
+    TemplateView t = templates.get(new ObjectRef(ns, template));
+    if (warm && sb != null && t != null && isStale(sb, t)) {
+      TemplateChange ch = templateChanges.get(t.ref());
+      Instant seen = c.firstSeen() != null ? c.firstSeen() : readyAt;
+      servedStale.add(new ServedStale(c.ref(), sb.ref().name(), sb.images(), t.images(),
+          ch == null ? null : Duration.between(ch.at(), seen), readyAt));
+      if (servedStale.size() > 1000) {
+        servedStale.remove(0);
+      }
+    }
+    if (!warm && (c.setsEnv() || c.setsVolumeClaimTemplates())) {
+      int idle = 0;
+      if (c.warmPoolName() != null) {
+        for (SandboxView m : sandboxes.values()) {
+          if (m.ownedByPool(c.warmPoolName()) && m.ref().namespace().equals(ns) && m.isReady() && !m.deleting()) {
+            idle++;
+          }
+        }
+      }
+      forcedCold.put(c.uid(), new ForcedCold(c.ref(), c.setsEnv() ? "spec.env" : "spec.volumeClaimTemplates",
+          c.createdBy() == null ? "unknown" : c.createdBy(), c.warmPoolName(), template, readyAt, idle));
+    }
   }
 
   private List<SliKey> keys(String namespace, String template, String pool) {
@@ -329,6 +447,18 @@ public final class FleetEngine {
 
   private SliSeries seriesOf(SliKey key) {
     return series.computeIfAbsent(key, k -> new SliSeries(config.bucketWidth()));
+  }
+
+  // ---- findings
+
+  /**
+   * Diagnoses at {@code now}: stale members, silent cold starts, refill stalls, sizing, expired
+   * claims, resume failures, unschedulable members, missing templates, unsafe templates and
+   * reserved-label spoofing, most severe first. Takes a snapshot (so it advances time like {@link
+   * #snapshot(Instant)}).
+   */
+  public List<org.sandboxslo.engine.finding.Finding> findings(Instant now, org.sandboxslo.engine.finding.DiagnosisConfig config) {
+    return new Diagnoser(this, config, now, snapshot(now)).run();
   }
 
   // ---- SLOs
@@ -417,6 +547,7 @@ public final class FleetEngine {
     for (SliSeries s : series.values()) {
       s.evictBefore(oldest);
     }
+    forcedCold.values().removeIf(f -> f.readyAt().isBefore(oldest));
 
     Map<ObjectRef, PoolGauge> poolGauges = poolGauges();
     feedPoolSlices(now, poolGauges);
@@ -519,7 +650,7 @@ public final class FleetEngine {
           continue; // owned by an earlier pool object of the same name
         }
         total++;
-        boolean isStale = t != null && s.blueprintDigest() != null && !t.blueprintDigest().equals(s.blueprintDigest());
+        boolean isStale = isStale(s, t);
         if (isStale) {
           stale++;
         }

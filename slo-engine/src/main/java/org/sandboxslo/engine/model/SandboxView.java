@@ -24,6 +24,13 @@ import java.util.Objects;
  * @param podScheduled the {@code PodScheduled} condition, or null
  * @param shutdownTime spec.shutdownTime, or null
  * @param deleting metadata.deletionTimestamp is set
+ * @param templateHashLabel label {@code agents.x-k8s.io/sandbox-template-hash} (upstream's
+ *     blueprint hash, a staleness hint only), or null
+ * @param images container images of spec.podTemplate.spec, for evidence
+ * @param blueprint canonical blueprint ({@link org.sandboxslo.engine.upstream.Blueprints#canonical}),
+ *     shared between members with the same digest; may be null when not kept
+ * @param reservedKeys reserved {@code agents.x-k8s.io/*} keys on metadata and pod template
+ *     metadata; empty when none
  */
 public record SandboxView(
     ObjectRef ref,
@@ -42,10 +49,40 @@ public record SandboxView(
     ConditionView suspended,
     ConditionView podScheduled,
     Instant shutdownTime,
-    boolean deleting)
+    boolean deleting,
+    String templateHashLabel,
+    java.util.List<String> images,
+    java.util.Map<String, Object> blueprint,
+    java.util.List<ReservedKey> reservedKeys)
     implements ObjectView {
+  /** Without hash label, images, blueprint and reserved keys. */
+  public SandboxView(
+      ObjectRef ref,
+      String uid,
+      String resourceVersion,
+      Instant createdAt,
+      OwnerView owner,
+      String launchType,
+      String createdBy,
+      String templateName,
+      String warmPoolHash,
+      String claimUid,
+      String blueprintDigest,
+      String operatingMode,
+      ConditionView ready,
+      ConditionView suspended,
+      ConditionView podScheduled,
+      Instant shutdownTime,
+      boolean deleting) {
+    this(ref, uid, resourceVersion, createdAt, owner, launchType, createdBy, templateName, warmPoolHash,
+        claimUid, blueprintDigest, operatingMode, ready, suspended, podScheduled, shutdownTime, deleting,
+        null, java.util.List.of(), null, java.util.List.of());
+  }
+
   public SandboxView {
     Objects.requireNonNull(ref, "ref");
+    images = images == null ? java.util.List.of() : java.util.List.copyOf(images);
+    reservedKeys = reservedKeys == null ? java.util.List.of() : java.util.List.copyOf(reservedKeys);
     operatingMode = operatingMode == null ? "Running" : operatingMode;
   }
 

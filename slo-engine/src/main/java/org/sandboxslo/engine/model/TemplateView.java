@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param envVarsInjectionPolicy spec.envVarsInjectionPolicy, default {@code Disallowed}
  * @param volumeClaimTemplatesPolicy spec.volumeClaimTemplatesPolicy, default {@code Disallowed}
  * @param images container images of spec.podTemplate.spec (init containers first), for evidence
+ * @param blueprint the canonical blueprint ({@link
+ *     org.sandboxslo.engine.upstream.Blueprints#canonical}); may be null when not kept
  */
 public record TemplateView(
     ObjectRef ref,
@@ -24,8 +26,23 @@ public record TemplateView(
     String blueprintDigest,
     String envVarsInjectionPolicy,
     String volumeClaimTemplatesPolicy,
-    List<String> images)
+    List<String> images,
+    java.util.Map<String, Object> blueprint)
     implements ObjectView {
+  /** Without the canonical blueprint. */
+  public TemplateView(
+      ObjectRef ref,
+      String uid,
+      String resourceVersion,
+      long generation,
+      String blueprintDigest,
+      String envVarsInjectionPolicy,
+      String volumeClaimTemplatesPolicy,
+      List<String> images) {
+    this(ref, uid, resourceVersion, generation, blueprintDigest, envVarsInjectionPolicy,
+        volumeClaimTemplatesPolicy, images, null);
+  }
+
   public TemplateView {
     Objects.requireNonNull(ref, "ref");
     Objects.requireNonNull(blueprintDigest, "blueprintDigest");

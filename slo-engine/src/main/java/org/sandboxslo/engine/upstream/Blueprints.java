@@ -107,6 +107,41 @@ public final class Blueprints {
     return out;
   }
 
+  /**
+   * Whether a member's canonical blueprint contradicts the template's: some value present on both
+   * sides differs, or the member carries a field the template does not have. Fields only the
+   * template has do not contradict (a member read back thinner than its template, e.g. with
+   * server defaults elided). Lists must have the same length and are compared by index.
+   *
+   * @param member canonical form of the member's blueprint ({@link #canonical})
+   * @param template canonical form of the template's blueprint
+   */
+  public static boolean contradicts(Object member, Object template) {
+    if (member instanceof Map<?, ?> mm) {
+      if (!(template instanceof Map<?, ?> tm)) {
+        return true;
+      }
+      for (Map.Entry<?, ?> e : mm.entrySet()) {
+        if (!tm.containsKey(e.getKey()) || contradicts(e.getValue(), tm.get(e.getKey()))) {
+          return true;
+        }
+      }
+      return false;
+    }
+    if (member instanceof List<?> ml) {
+      if (!(template instanceof List<?> tl) || ml.size() != tl.size()) {
+        return true;
+      }
+      for (int i = 0; i < ml.size(); i++) {
+        if (contradicts(ml.get(i), tl.get(i))) {
+          return true;
+        }
+      }
+      return false;
+    }
+    return !java.util.Objects.equals(member, template);
+  }
+
   /** Container images of a blueprint's pod spec, init containers first; empty when none. */
   public static List<String> images(Map<String, ?> spec) {
     List<String> out = new ArrayList<>();

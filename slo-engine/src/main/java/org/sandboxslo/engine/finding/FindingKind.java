@@ -1,0 +1,44 @@
+package org.sandboxslo.engine.finding;
+
+/** Kinds of diagnosis, each with its runbook name. */
+public enum FindingKind {
+  STALE_POOL_MEMBERS("StalePoolMembers", "WarmPoolStaleMembers"),
+  SILENT_COLD_START("SilentColdStart", "SandboxWarmHitRatioLow"),
+  REFILL_STALLED("RefillStalled", "WarmPoolRefillStalled"),
+  POOL_UNDERSIZED("PoolUndersized", "WarmPoolDrained"),
+  POOL_NEEDS_SHARDING("PoolNeedsSharding", "WarmPoolDrained"),
+  EXPIRED_CLAIMS_ACCUMULATING("ExpiredClaimsAccumulating", "ExpiredClaimsAccumulating"),
+  NEVER_EXPIRING_FINISHED_CLAIMS("NeverExpiringFinishedClaims", "NeverExpiringFinishedClaims"),
+  RESUME_FAILURES("ResumeFailures", "SandboxResumeFailures"),
+  MEMBERS_HELD_UNSCHEDULABLE("MembersHeldUnschedulable", "WarmPoolDrained"),
+  TEMPLATE_MISSING("TemplateMissing", "WarmPoolDrained"),
+  UNSAFE_TEMPLATE("UnsafeTemplate", "UnsafeTemplate"),
+  RESERVED_LABEL_ON_USER_OBJECT("ReservedLabelOnUserObject", "AgentSandboxWarmWithoutOwner");
+
+  private final String wireName;
+  private final String runbook;
+
+  FindingKind(String wireName, String runbook) {
+    this.wireName = wireName;
+    this.runbook = runbook;
+  }
+
+  /** The kind as shown and filtered on, e.g. {@code StalePoolMembers}. */
+  public String wireName() {
+    return wireName;
+  }
+
+  /** Runbook file name without {@code .md} under {@code runbooks/}. */
+  public String runbook() {
+    return runbook;
+  }
+
+  public static FindingKind ofWireName(String s) {
+    for (FindingKind k : values()) {
+      if (k.wireName.equals(s)) {
+        return k;
+      }
+    }
+    return null;
+  }
+}
