@@ -362,8 +362,8 @@ public final class ConsoleVerticle extends VerticleBase {
   }
 
   private void sendSnapshot(HttpServerResponse res) {
-    if (res.closed() || res.ended()) {
-      return;
+    if (res.closed() || res.ended() || res.writeQueueFull()) {
+      return; // a slow client skips snapshots instead of buffering them
     }
     FleetSnapshot s = sources.snapshot();
     if (s == null) {

@@ -371,6 +371,30 @@ class ConsoleVerticleTest {
   }
 
   @Test
+  void aPortInUseFailsTheStartAndUndoesEverything(Vertx vertx, VertxTestContext tc) {
+    PrometheusRegistry registry = new PrometheusRegistry();
+    java.util.Set<String> before = java.util.Set.copyOf(vertx.deploymentIDs());
+    ConsoleConfig taken =
+        ConsoleConfig.fromMap(
+            Map.of(
+                "sloconsole.http.port", String.valueOf(server.httpPort()),
+                "sloconsole.management.port", "0"));
+    ConsoleServer.start(vertx, taken, SOURCES, null, registry)
+        .onComplete(
+            tc.failing(
+                e ->
+                    tc.verify(
+                        () -> {
+                          assertTrue(
+                              e.getMessage().contains("Address already in use"), e.getMessage());
+                          // the management verticle was undeployed and the metrics removed
+                          assertEquals(0, registry.scrape().size());
+                          assertEquals(before, java.util.Set.copyOf(vertx.deploymentIDs()));
+                          tc.completeNow();
+                        })));
+  }
+
+  @Test
   void streamSendsSnapshotEvents(Vertx vertx, VertxTestContext tc) {
     HttpClient http = vertx.createHttpClient();
     StringBuilder received = new StringBuilder();

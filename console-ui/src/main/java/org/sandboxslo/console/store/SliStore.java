@@ -44,6 +44,16 @@ import org.sandboxslo.engine.sli.WindowSlis;
  * pool_ready_fraction_current_template}, {@code stale_members}).
  */
 public final class SliStore {
+  static {
+    // jOOQ prints a banner and "tips of the day" at INFO on first use; this is a library
+    if (System.getProperty("org.jooq.no-logo") == null) {
+      System.setProperty("org.jooq.no-logo", "true");
+    }
+    if (System.getProperty("org.jooq.no-tips") == null) {
+      System.setProperty("org.jooq.no-tips", "true");
+    }
+  }
+
   static final Table<?> SLI_SNAPSHOT = DSL.table(DSL.name("sli_snapshot"));
   static final Field<OffsetDateTime> AT =
       DSL.field(DSL.name("at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
