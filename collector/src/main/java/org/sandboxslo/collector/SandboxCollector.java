@@ -320,8 +320,11 @@ public final class SandboxCollector implements AutoCloseable {
     final String namespace;
     SharedIndexInformer<GenericKubernetesResource> informer;
     Handler handler;
-    /** key → uid of objects delivered by earlier informer instances, awaiting the diff. */
-    final Map<String, String> previous = new HashMap<>();
+    /**
+     * key → uid of objects delivered by earlier informer instances and not yet seen again by the
+     * current one; what is left when it has synced has vanished meanwhile.
+     */
+    final Map<String, String> previous = new ConcurrentHashMap<>();
     boolean synced;
 
     Watch(Kind kind, String namespace) {
@@ -331,7 +334,7 @@ public final class SandboxCollector implements AutoCloseable {
 
     void startInformer() {
       synced = false;
-      handler = new Handler(kind);
+      handler = new Handler(kind, previous);
       var op = client.genericKubernetesResources(context(kind));
       Informable<GenericKubernetesResource> scope =
           namespace == null ? op.inAnyNamespace() : op.inNamespace(namespace);
@@ -354,10 +357,11 @@ public final class SandboxCollector implements AutoCloseable {
             return true;
           });
       informer = inf;
+      Handler mine = handler;
       inf.start()
           .whenComplete(
               (v, t) -> {
-                if (t != null && !closed) {
+                if (t != null && mine.active) { // not when we stopped it ourselves (re-list, close)
                   LOG.warn(
                       "collector: {} informer did not start: {}", kind.kindName(), firstLine(t));
                 }
@@ -390,17 +394,15 @@ public final class SandboxCollector implements AutoCloseable {
       }
       synchronized (sinkLock) {
         for (Map.Entry<String, String> e : previous.entrySet()) {
-          String now = handler.delivered.get(e.getKey());
-          String oldUid = e.getValue();
-          if (!oldUid.isEmpty() && !oldUid.equals(now)) {
-            int slash = e.getKey().indexOf('/');
-            ObjectRef ref =
-                new ObjectRef(e.getKey().substring(0, slash), e.getKey().substring(slash + 1));
-            deliver(kind, new FleetEvent.Deleted(kind, ref, oldUid, clock.instant()), e.getKey());
+          if (!e.getValue().isEmpty() && !handler.delivered.containsKey(e.getKey())) {
+            deliver(
+                kind,
+                new FleetEvent.Deleted(kind, refOf(e.getKey()), e.getValue(), clock.instant()),
+                e.getKey());
           }
         }
+        previous.clear();
       }
-      previous.clear();
       synced = true;
     }
   }
@@ -410,10 +412,13 @@ public final class SandboxCollector implements AutoCloseable {
     final Kind kind;
     /** key (ns/name) → uid ("" when unknown) of every object this informer instance delivered. */
     final ConcurrentHashMap<String, String> delivered = new ConcurrentHashMap<>();
+    /** The watch's {@code previous} map (objects delivered before the last re-list). */
+    final Map<String, String> previous;
     volatile boolean active = true;
 
-    Handler(Kind kind) {
+    Handler(Kind kind, Map<String, String> previous) {
       this.kind = kind;
+      this.previous = previous;
     }
 
     @Override
@@ -450,6 +455,7 @@ public final class SandboxCollector implements AutoCloseable {
           }
           deliver(kind, e, key);
           delivered.remove(key);
+          previous.remove(key);
         }
       } catch (RuntimeException ex) {
         count(kind, "unexpected " + ex.getClass().getSimpleName());
@@ -482,6 +488,12 @@ public final class SandboxCollector implements AutoCloseable {
           if (!active) {
             return;
           }
+          String before = previous.remove(key);
+          if (before != null && !before.isEmpty() && !before.equals(uid)) {
+            // deleted and re-created under the same name while no informer watched: the engine
+            // keys by namespace/name, so the old object's Deleted must come first
+            deliver(kind, new FleetEvent.Deleted(kind, refOf(key), before, clock.instant()), key);
+          }
           if (e != null) {
             deliver(kind, e, key);
           }
@@ -495,6 +507,11 @@ public final class SandboxCollector implements AutoCloseable {
         delivered.put(key, uid);
       }
     }
+  }
+
+  private static ObjectRef refOf(String key) {
+    int slash = key.indexOf('/');
+    return new ObjectRef(key.substring(0, slash), key.substring(slash + 1));
   }
 
   private static String firstLine(Throwable t) {

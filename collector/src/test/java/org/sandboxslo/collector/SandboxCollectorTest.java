@@ -337,6 +337,33 @@ class SandboxCollectorTest {
     assertEquals(
         before.stream().filter(s -> !s.contains("claim-doomed")).collect(Collectors.toSet()),
         keys(events));
+
+    // deleted and re-created under the same name while nothing watched: the old UID's Deleted
+    // comes before the new object's Upserted (the engine keys objects by namespace/name)
+    events.clear();
+    String oldUid =
+        client
+            .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_CLAIM))
+            .inNamespace(ns)
+            .withName("claim-a")
+            .get()
+            .getMetadata()
+            .getUid();
+    collector.suspendWatches();
+    client
+        .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_CLAIM))
+        .inNamespace(ns)
+        .withName("claim-a")
+        .delete();
+    GenericKubernetesResource reborn = claim(ns, "claim-a", "pool-a");
+    collector.resumeWatches();
+    await().atMost(WAIT).until(collector::hasSynced);
+    FleetEvent.Deleted oldGone =
+        new FleetEvent.Deleted(Kind.SANDBOX_CLAIM, new ObjectRef(ns, "claim-a"), oldUid, NOW);
+    FleetEvent.Upserted newOne = awaitUpsert(ns, "claim-a", null);
+    assertEquals(reborn.getMetadata().getUid(), newOne.view().uid());
+    assertEquals(1, events.stream().filter(oldGone::equals).count());
+    assertTrue(events.indexOf(oldGone) < events.indexOf(newOne));
   }
 
   @Test
