@@ -1,5 +1,6 @@
 package org.sandboxslo.console;
 
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -11,6 +12,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.HttpException;
 import io.vertx.ext.web.handler.StaticHandler;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +25,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import org.sandboxslo.console.store.HistoryPoint;
@@ -194,6 +197,13 @@ public final class ConsoleVerticle extends VerticleBase {
     ApiException e;
     if (t instanceof ApiException a) {
       e = a;
+    } else if (t instanceof HttpException h && h.getStatusCode() >= 400) {
+      e =
+          new ApiException(
+              h.getStatusCode(),
+              HttpResponseStatus.valueOf(h.getStatusCode()).reasonPhrase().toLowerCase(Locale.ROOT),
+              null,
+              h.getPayload() != null ? h.getPayload() : h.getMessage());
     } else if (t == null) {
       int code = ctx.statusCode() < 400 ? 500 : ctx.statusCode();
       e =
