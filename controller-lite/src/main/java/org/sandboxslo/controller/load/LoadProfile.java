@@ -183,8 +183,10 @@ public final class LoadProfile implements AutoCloseable {
       for (LoadProfileConfig.Phase phase : config.phases()) {
         long phaseNanos = phase.duration().toNanos();
         if (phase.claimsPerSecond() > 0) {
-          long interval = (long) (1e9 / phase.claimsPerSecond());
-          for (long at = 0; at < phaseNanos && !closed; at += interval) {
+          // evenly spaced: claim k at k / rate, floor(duration * rate) claims per phase
+          long count = (long) Math.floor(phaseNanos / 1e9 * phase.claimsPerSecond() + 1e-9);
+          for (long k = 0; k < count && !closed; k++) {
+            long at = (long) (k * 1e9 / phase.claimsPerSecond());
             long wait = t0 + phaseStart + at - System.nanoTime();
             if (wait > 0) {
               TimeUnit.NANOSECONDS.sleep(wait);

@@ -100,7 +100,7 @@ public record PoolDecision(
       String blocked = null;
       if (in.refillRate() > 0 && in.tokens() < n) {
         int allowed = (int) Math.floor(in.tokens());
-        double missing = Math.max(1, n - allowed) - (in.tokens() - allowed);
+        double missing = allowed + 1 - in.tokens(); // until the next whole token
         requeue = Duration.ofNanos((long) Math.ceil(missing / in.refillRate() * 1e9));
         blocked = allowed == 0 ? "refill rate limit" : null;
         n = allowed;
