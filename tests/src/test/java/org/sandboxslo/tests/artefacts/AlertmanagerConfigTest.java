@@ -31,10 +31,10 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
- * Checks {@code alerts/alertmanager.yml}: {@code amtool check-config}, every routing case of
- * {@code alerts/alertmanager_routes_cases.yml} via {@code amtool config routes test}, the console
- * webhook route, and the inhibition rules against a real Alertmanager (cases in the test resource
- * {@code artefacts/inhibition-cases.yml}).
+ * Checks {@code alerts/alertmanager.yml}: {@code amtool check-config}, every routing case of {@code
+ * alerts/alertmanager_routes_cases.yml} via {@code amtool config routes test}, the console webhook
+ * route, and the inhibition rules against a real Alertmanager (cases in the test resource {@code
+ * artefacts/inhibition-cases.yml}).
  */
 class AlertmanagerConfigTest {
 

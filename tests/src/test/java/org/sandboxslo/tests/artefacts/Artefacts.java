@@ -21,12 +21,12 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
- * Locates and reads the user-installable artefacts ({@code alerts/}, {@code runbooks/},
- * {@code dashboards/}) of the repository for the artefact tests.
+ * Locates and reads the user-installable artefacts ({@code alerts/}, {@code runbooks/}, {@code
+ * dashboards/}) of the repository for the artefact tests.
  *
- * <p>The repository root is found by walking up from {@code user.dir} (surefire runs in the
- * {@code tests/} module directory) to the first directory holding both {@code alerts/} and
- * {@code runbooks/}; the system property {@code sandboxslo.repo.dir} overrides it.
+ * <p>The repository root is found by walking up from {@code user.dir} (surefire runs in the {@code
+ * tests/} module directory) to the first directory holding both {@code alerts/} and {@code
+ * runbooks/}; the system property {@code sandboxslo.repo.dir} overrides it.
  */
 final class Artefacts {
 
@@ -90,7 +90,8 @@ final class Artefacts {
       }
     }
     throw new IllegalStateException(
-        "no directory containing alerts/ and runbooks/ above " + start
+        "no directory containing alerts/ and runbooks/ above "
+            + start
             + "; set -Dsandboxslo.repo.dir=<repository root>");
   }
 

@@ -31,10 +31,10 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * Checks every {@code dashboards/*.json}: valid JSON, schemaVersion at least 36, the {@code
- * datasource} variable (type prometheus) used by every panel and target, the {@code namespace}
- * and {@code template} variables, and that every target {@code expr} (and every {@code
- * label_values} selector) parses as PromQL, by writing them as recording rules and running
- * {@code promtool check rules}. Series names must be contract or recorded names.
+ * datasource} variable (type prometheus) used by every panel and target, the {@code namespace} and
+ * {@code template} variables, and that every target {@code expr} (and every {@code label_values}
+ * selector) parses as PromQL, by writing them as recording rules and running {@code promtool check
+ * rules}. Series names must be contract or recorded names.
  */
 class DashboardsTest {
 
@@ -94,8 +94,7 @@ class DashboardsTest {
         .map(
             file ->
                 dynamicTest(
-                    file.getFileName().toString(),
-                    () -> checkExpressions(promtool, file, tmp)));
+                    file.getFileName().toString(), () -> checkExpressions(promtool, file, tmp)));
   }
 
   private static void checkStructure(Path file) throws IOException {
@@ -131,7 +130,8 @@ class DashboardsTest {
     List<JsonNode> panels = panels(d);
     checks.add(() -> assertFalse(panels.isEmpty(), file + ": no panels with targets"));
     for (JsonNode p : panels) {
-      String where = file.getFileName() + " panel " + p.path("id") + " '" + p.path("title").asText() + "'";
+      String where =
+          file.getFileName() + " panel " + p.path("id") + " '" + p.path("title").asText() + "'";
       checks.add(
           () ->
               assertEquals(
@@ -164,7 +164,11 @@ class DashboardsTest {
       for (JsonNode t : p.path("targets")) {
         exprs.add(
             new Expr(
-                "panel " + p.path("id") + " '" + p.path("title").asText() + "' target "
+                "panel "
+                    + p.path("id")
+                    + " '"
+                    + p.path("title").asText()
+                    + "' target "
                     + t.path("refId").asText(),
                 t.path("expr").asText()));
       }
@@ -213,8 +217,12 @@ class DashboardsTest {
     assertEquals(
         0,
         r.exitCode(),
-        () -> file + ": PromQL does not parse (record names map to " + byRecord + "):\n"
-            + r.output());
+        () ->
+            file
+                + ": PromQL does not parse (record names map to "
+                + byRecord
+                + "):\n"
+                + r.output());
   }
 
   /** Panels that carry targets, including panels nested in collapsed rows. */

@@ -24,8 +24,8 @@ import org.sandboxslo.tests.artefacts.Artefacts.RuleExpr;
 /**
  * Checks every {@code alerts/**}{@code /*.rules.yml} with {@code promtool check rules}, runs every
  * {@code *_test.yml} next to them with {@code promtool test rules}, and checks that the unit tests
- * cover every alert both firing and not firing. Also checks the label/annotation contract of
- * every alert and that expressions only use contract series names.
+ * cover every alert both firing and not firing. Also checks the label/annotation contract of every
+ * alert and that expressions only use contract series names.
  */
 class PromtoolRulesTest {
 
@@ -109,8 +109,11 @@ class PromtoolRulesTest {
           () ->
               assertTrue(
                   Artefacts.SEVERITIES.contains(a.labels().get("severity")),
-                  where + "label severity must be one of " + Artefacts.SEVERITIES
-                      + ", got " + a.labels().get("severity")));
+                  where
+                      + "label severity must be one of "
+                      + Artefacts.SEVERITIES
+                      + ", got "
+                      + a.labels().get("severity")));
       for (String key : List.of("summary", "description", "runbook_url", "console_url")) {
         checks.add(
             () ->
@@ -121,16 +124,22 @@ class PromtoolRulesTest {
       checks.add(
           () ->
               assertTrue(
-                  a.annotations().getOrDefault("runbook_url", "")
+                  a.annotations()
+                      .getOrDefault("runbook_url", "")
                       .startsWith(Artefacts.RUNBOOK_URL_PREFIX + "runbooks/"),
-                  where + "runbook_url must start with " + Artefacts.RUNBOOK_URL_PREFIX
+                  where
+                      + "runbook_url must start with "
+                      + Artefacts.RUNBOOK_URL_PREFIX
                       + "runbooks/"));
       checks.add(
           () ->
               assertTrue(
-                  a.annotations().getOrDefault("console_url", "")
+                  a.annotations()
+                      .getOrDefault("console_url", "")
                       .startsWith(Artefacts.CONSOLE_URL_BASE),
-                  where + "console_url must start with " + Artefacts.CONSOLE_URL_BASE
+                  where
+                      + "console_url must start with "
+                      + Artefacts.CONSOLE_URL_BASE
                       + " (one base, replaceable with sed; see alerts/README.md)"));
     }
     assertAll(checks);

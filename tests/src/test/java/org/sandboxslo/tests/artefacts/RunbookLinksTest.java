@@ -28,8 +28,7 @@ class RunbookLinksTest {
 
   /** Level-2 headings every runbook must have, in this order. */
   static final List<String> REQUIRED_SECTIONS =
-      List.of(
-          "Meaning", "Impact", "Confirm", "Likely causes", "Remediation", "Verify recovery");
+      List.of("Meaning", "Impact", "Confirm", "Likely causes", "Remediation", "Verify recovery");
 
   /** Runbooks for alerts that only exist once generated (alerts/generated/ may be empty). */
   static final Set<String> GENERATED_ALERT_RUNBOOKS = Set.of("SloErrorBudgetBurn.md");
@@ -50,7 +49,10 @@ class RunbookLinksTest {
                       String url = a.annotations().getOrDefault("runbook_url", "");
                       assertTrue(
                           url.startsWith(Artefacts.RUNBOOK_URL_PREFIX),
-                          a.name() + ": runbook_url " + url + " must start with "
+                          a.name()
+                              + ": runbook_url "
+                              + url
+                              + " must start with "
                               + Artefacts.RUNBOOK_URL_PREFIX);
                       Path file =
                           Artefacts.repoRoot()
