@@ -140,7 +140,8 @@ function historySection(key, sli, label, unit) {
   const line = document.createElementNS(svgNs, "polyline");
   line.setAttribute("points", pts.map((x) => {
     const px = t1 === t0 ? 50 : ((Date.parse(x.at) - t0) / (t1 - t0)) * 100;
-    return px.toFixed(2) + "," + (28 - ((x.value - lo) / span) * 26).toFixed(2);
+    const py = hi === lo ? 15 : 28 - ((x.value - lo) / span) * 26;   // a constant series sits mid-height
+    return px.toFixed(2) + "," + py.toFixed(2);
   }).join(" "));
   svg.append(line);
   s.append(svg, el("span", { class: "muted" },
