@@ -31,7 +31,8 @@ public record CollectorConfig(List<String> namespaces, Duration resyncPeriod) {
   public static final String NAMESPACES = PREFIX + "namespaces";
   public static final String RESYNC_PERIOD = PREFIX + "resync-period";
   private static final Set<String> KEYS = Set.of(NAMESPACES, RESYNC_PERIOD);
-  private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  private static final Pattern DNS1123_LABEL =
+      Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
   public CollectorConfig {
     Objects.requireNonNull(namespaces, "namespaces");

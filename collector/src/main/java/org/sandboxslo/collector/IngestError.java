@@ -1,6 +1,7 @@
 package org.sandboxslo.collector;
 
 import java.util.Objects;
+import org.sandboxslo.engine.model.Kind;
 
 /**
  * A class of ingest failure counted by {@link SandboxCollector#ingestErrors()}. Bounded
@@ -12,8 +13,7 @@ import java.util.Objects;
  *     {@code sink} when the sink threw, {@code watch} when the informer's list/watch failed, or
  *     {@code unexpected <ExceptionClass>} for a conversion bug
  */
-public record IngestError(
-    org.sandboxslo.engine.model.Kind kind, String reason) {
+public record IngestError(Kind kind, String reason) {
   public IngestError {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(reason, "reason");

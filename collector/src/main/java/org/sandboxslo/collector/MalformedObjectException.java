@@ -1,8 +1,8 @@
 package org.sandboxslo.collector;
 
 /**
- * A Kubernetes object (or manifest document) lacks a required field or carries a value of the
- * wrong shape, so it cannot become an engine view.
+ * A Kubernetes object (or manifest document) lacks a required field or carries a value of the wrong
+ * shape, so it cannot become an engine view.
  *
  * <p>The message is one line, {@code <kind> <objectRef>: <field>: <reason>}, for example {@code
  * SandboxClaim demo/c1: spec.warmPoolRef.name: missing}.
@@ -55,7 +55,9 @@ public final class MalformedObjectException extends RuntimeException {
     return reason;
   }
 
-  /** {@code field + " " + code}, e.g. {@code spec.warmPoolRef.name missing}; bounded cardinality. */
+  /**
+   * {@code field + " " + code}, e.g. {@code spec.warmPoolRef.name missing}; bounded cardinality.
+   */
   public String shortKey() {
     return field + " " + code;
   }

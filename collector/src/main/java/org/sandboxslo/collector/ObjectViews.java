@@ -118,7 +118,8 @@ public final class ObjectViews {
         candidates.add(ann.get(Labels.CLAIM_FIRST_READY_AT));
       }
     }
-    if (object.get("status") instanceof Map<?, ?> st && st.get("conditions") instanceof List<?> cs) {
+    if (object.get("status") instanceof Map<?, ?> st
+        && st.get("conditions") instanceof List<?> cs) {
       for (Object c : cs) {
         if (c instanceof Map<?, ?> cm) {
           candidates.add(cm.get("lastTransitionTime"));
@@ -320,7 +321,8 @@ public final class ObjectViews {
       Object cur = root;
       for (int i = 0; i < path.length; i++) {
         if (!(cur instanceof Map<?, ?> m)) {
-          throw error(String.join(".", List.of(path).subList(0, i)), "not an object", "not an object");
+          throw error(
+              String.join(".", List.of(path).subList(0, i)), "not an object", "not an object");
         }
         cur = m.get(path[i]);
         if (cur == null) {

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -33,18 +32,18 @@ import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.model.ObjectView;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Watches the four agent-sandbox kinds (v1beta1) with fabric8 shared informers and hands compact
  * {@link FleetEvent}s to a sink. No fabric8 type leaves this class.
  *
  * <p><b>Events.</b> Every add/modify becomes {@link FleetEvent.Upserted} with the view ({@link
- * ObjectViews#toView}), the newest server timestamp on the object ({@link
- * ObjectViews#serverTime}) and {@code clock.instant()} at arrival; watch lag = receivedAt −
- * serverTime. Deletes (also tombstones after a re-list, "deleted final state unknown") become
- * {@link FleetEvent.Deleted}. When every informer of a kind has listed and its listed objects have
- * been delivered, {@link FleetEvent.Synced} is emitted for that kind (again after each {@link
- * #relist()}).
+ * ObjectViews#toView}), the newest server timestamp on the object ({@link ObjectViews#serverTime})
+ * and {@code clock.instant()} at arrival; watch lag = receivedAt − serverTime. Deletes (also
+ * tombstones after a re-list, "deleted final state unknown") become {@link FleetEvent.Deleted}.
+ * When every informer of a kind has listed and its listed objects have been delivered, {@link
+ * FleetEvent.Synced} is emitted for that kind (again after each {@link #relist()}).
  *
  * <p><b>Sink contract.</b> Sink calls are serialized (never concurrent) but come from informer and
  * collector threads, so the sink should be fast (enqueue). It must not call {@link #relist()} or
@@ -179,9 +178,9 @@ public final class SandboxCollector implements AutoCloseable {
   }
 
   /**
-   * Closes every informer and creates it again, so every object is listed and delivered again
-   * (same UID and resourceVersion; consumers dedupe). Objects deleted meanwhile are reported as
-   * {@code Deleted} once the new informer has synced. {@link #hasSynced()} is false until then.
+   * Closes every informer and creates it again, so every object is listed and delivered again (same
+   * UID and resourceVersion; consumers dedupe). Objects deleted meanwhile are reported as {@code
+   * Deleted} once the new informer has synced. {@link #hasSynced()} is false until then.
    *
    * @throws IllegalStateException when not started or closed
    */
@@ -296,9 +295,12 @@ public final class SandboxCollector implements AutoCloseable {
     errors.computeIfAbsent(new IngestError(kind, reason), r -> new LongAdder()).increment();
   }
 
-  private void warnOnce(String key, String message) {
+  /** WARN once per key (bounded memory), with the object in MDC ({@code object=Kind ns/name}). */
+  private void warnOnce(String key, String object, String message) {
     if (warned.add(key)) {
-      LOG.warn(message);
+      try (MDC.MDCCloseable c = MDC.putCloseable("object", object)) {
+        LOG.warn(message);
+      }
     }
   }
 
@@ -309,7 +311,10 @@ public final class SandboxCollector implements AutoCloseable {
       return true;
     } catch (RuntimeException ex) {
       count(kind, "sink");
-      warnOnce("sink:" + identity, "collector: sink failed on " + kind.kindName() + " " + identity + ": " + ex);
+      warnOnce(
+          "sink:" + identity,
+          kind.kindName() + " " + identity,
+          "collector: sink failed on " + kind.kindName() + " " + identity + ": " + ex);
       return false;
     }
   }
@@ -320,11 +325,13 @@ public final class SandboxCollector implements AutoCloseable {
     final String namespace;
     SharedIndexInformer<GenericKubernetesResource> informer;
     Handler handler;
+
     /**
      * key → uid of objects delivered by earlier informer instances and not yet seen again by the
      * current one; what is left when it has synced has vanished meanwhile.
      */
     final Map<String, String> previous = new ConcurrentHashMap<>();
+
     boolean synced;
 
     Watch(Kind kind, String namespace) {
@@ -410,10 +417,13 @@ public final class SandboxCollector implements AutoCloseable {
   /** Converts informer notifications at once; never throws. */
   private final class Handler implements ResourceEventHandler<GenericKubernetesResource> {
     final Kind kind;
+
     /** key (ns/name) → uid ("" when unknown) of every object this informer instance delivered. */
     final ConcurrentHashMap<String, String> delivered = new ConcurrentHashMap<>();
+
     /** The watch's {@code previous} map (objects delivered before the last re-list). */
     final Map<String, String> previous;
+
     volatile boolean active = true;
 
     Handler(Kind kind, Map<String, String> previous) {
@@ -448,7 +458,8 @@ public final class SandboxCollector implements AutoCloseable {
           return;
         }
         String key = ns + "/" + name;
-        FleetEvent e = new FleetEvent.Deleted(kind, new ObjectRef(ns, name), md.getUid(), clock.instant());
+        FleetEvent e =
+            new FleetEvent.Deleted(kind, new ObjectRef(ns, name), md.getUid(), clock.instant());
         synchronized (sinkLock) {
           if (!active) {
             return;
@@ -481,7 +492,10 @@ public final class SandboxCollector implements AutoCloseable {
           e = new FleetEvent.Upserted(view, ObjectViews.serverTime(tree), clock.instant());
         } catch (MalformedObjectException m) {
           count(kind, m.shortKey());
-          warnOnce(uid + "@" + rv, "collector: skipping malformed object: " + m.getMessage());
+          warnOnce(
+              uid + "@" + rv,
+              kind.kindName() + " " + key,
+              "collector: skipping malformed object: " + m.getMessage());
           e = null;
         }
         synchronized (sinkLock) {
@@ -503,6 +517,7 @@ public final class SandboxCollector implements AutoCloseable {
         count(kind, "unexpected " + ex.getClass().getSimpleName());
         warnOnce(
             uid + "@" + rv,
+            kind.kindName() + " " + key,
             "collector: " + kind.kindName() + " " + key + " not processed: " + ex);
         delivered.put(key, uid);
       }

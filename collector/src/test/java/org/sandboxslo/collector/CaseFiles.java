@@ -10,7 +10,10 @@ import java.util.Map;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
-/** Reads the objects of a case timeline ({@code shared/cases/inputs/*.yaml}, {@code timeline[].object}). */
+/**
+ * Reads the objects of a case timeline ({@code shared/cases/inputs/*.yaml}, {@code
+ * timeline[].object}).
+ */
 final class CaseFiles {
   private CaseFiles() {}
 
@@ -46,7 +49,9 @@ final class CaseFiles {
   static Map<String, Object> object(String caseFile, String kind, String name, String rv) {
     for (Map<String, Object> o : objects(caseFile)) {
       Map<String, Object> md = (Map<String, Object>) o.get("metadata");
-      if (kind.equals(o.get("kind")) && name.equals(md.get("name")) && rv.equals(md.get("resourceVersion"))) {
+      if (kind.equals(o.get("kind"))
+          && name.equals(md.get("name"))
+          && rv.equals(md.get("resourceVersion"))) {
         return o;
       }
     }

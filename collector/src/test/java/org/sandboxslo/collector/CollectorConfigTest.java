@@ -56,7 +56,8 @@ class CollectorConfigTest {
   void rejectsBadInputWithTheKeyInTheMessage(Map<String, String> map, String message) {
     assertEquals(
         message,
-        assertThrows(IllegalArgumentException.class, () -> CollectorConfig.fromMap(map)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> CollectorConfig.fromMap(map))
+            .getMessage());
   }
 
   @Test

@@ -124,7 +124,12 @@ class ObjectViewsTest {
         row(C03, "SandboxClaim", "claim-001", "1059", "firstObservedAt", t("2026-09-01T10:05:00Z")),
         row(C03, "SandboxClaim", "claim-001", "1059", "firstReadyAt", null),
         row(
-            C03, "SandboxClaim", "claim-001", "1060", "firstReadyAt", t("2026-09-01T10:05:00.420Z")),
+            C03,
+            "SandboxClaim",
+            "claim-001",
+            "1060",
+            "firstReadyAt",
+            t("2026-09-01T10:05:00.420Z")),
         row(C03, "SandboxClaim", "claim-001", "1059", "warmPoolName", "pool-py"),
         row(C03, "SandboxClaim", "claim-001", "1059", "sandboxName", null),
         row(C03, "SandboxClaim", "claim-001", "1060", "sandboxName", "pool-py-a1"),
@@ -182,16 +187,20 @@ class ObjectViewsTest {
     assertEquals(Blueprints.digest(spec1), v1.blueprintDigest());
     assertNotEquals(v1.blueprintDigest(), v2.blueprintDigest());
 
-    SandboxView a1 = (SandboxView) ObjectViews.toView(CaseFiles.object(C03, "Sandbox", "pool-py-a1", "1054"));
-    SandboxView a2 = (SandboxView) ObjectViews.toView(CaseFiles.object(C03, "Sandbox", "pool-py-a2", "1055"));
-    SandboxView b1 = (SandboxView) ObjectViews.toView(CaseFiles.object(C03, "Sandbox", "pool-py-b1", "1062"));
+    SandboxView a1 =
+        (SandboxView) ObjectViews.toView(CaseFiles.object(C03, "Sandbox", "pool-py-a1", "1054"));
+    SandboxView a2 =
+        (SandboxView) ObjectViews.toView(CaseFiles.object(C03, "Sandbox", "pool-py-a2", "1055"));
+    SandboxView b1 =
+        (SandboxView) ObjectViews.toView(CaseFiles.object(C03, "Sandbox", "pool-py-b1", "1062"));
     assertEquals(a1.blueprintDigest(), a2.blueprintDigest());
     assertNotEquals(a1.blueprintDigest(), b1.blueprintDigest());
   }
 
   @Test
   void wholeClaimViewAfterReady() {
-    ClaimView v = (ClaimView) ObjectViews.toView(CaseFiles.object(C03, "SandboxClaim", "claim-001", "1060"));
+    ClaimView v =
+        (ClaimView) ObjectViews.toView(CaseFiles.object(C03, "SandboxClaim", "claim-001", "1060"));
     assertEquals(
         new ClaimView(
             new ObjectRef("team-a", "claim-001"),
@@ -217,7 +226,15 @@ class ObjectViewsTest {
   void wholePoolView() {
     assertEquals(
         new PoolView(
-            new ObjectRef("team-a", "pool-py"), POOL_UID, "1083", 1, "tpl-py", 3, "OnReplenish", 3, 3),
+            new ObjectRef("team-a", "pool-py"),
+            POOL_UID,
+            "1083",
+            1,
+            "tpl-py",
+            3,
+            "OnReplenish",
+            3,
+            3),
         ObjectViews.toView(CaseFiles.object(C05, "SandboxWarmPool", "pool-py", "1083")));
   }
 
@@ -269,7 +286,8 @@ class ObjectViewsTest {
   void parsesRfc3339AndNano() {
     assertEquals(t("2026-09-01T10:05:00Z"), ObjectViews.parseTime("2026-09-01T10:05:00Z"));
     assertEquals(
-        t("2026-09-01T10:05:00.123456789Z"), ObjectViews.parseTime("2026-09-01T10:05:00.123456789Z"));
+        t("2026-09-01T10:05:00.123456789Z"),
+        ObjectViews.parseTime("2026-09-01T10:05:00.123456789Z"));
     assertEquals(t("2026-09-01T10:05:00Z"), ObjectViews.parseTime("2026-09-01T12:05:00+02:00"));
     assertNull(ObjectViews.parseTime("unknown"));
     assertNull(ObjectViews.parseTime(null));
@@ -319,76 +337,187 @@ class ObjectViewsTest {
 
   static Stream<Arguments> malformed() {
     return Stream.of(
-        bad(C03, "SandboxClaim", "claim-001", "1059", o -> spec(o).remove("warmPoolRef"),
+        bad(
+            C03,
+            "SandboxClaim",
+            "claim-001",
+            "1059",
+            o -> spec(o).remove("warmPoolRef"),
             "SandboxClaim team-a/claim-001: spec.warmPoolRef.name: missing",
             "spec.warmPoolRef.name missing"),
-        bad(C03, "SandboxClaim", "claim-001", "1059", o -> spec(o).put("warmPoolRef", Map.of("name", "")),
+        bad(
+            C03,
+            "SandboxClaim",
+            "claim-001",
+            "1059",
+            o -> spec(o).put("warmPoolRef", Map.of("name", "")),
             "SandboxClaim team-a/claim-001: spec.warmPoolRef.name: missing",
             "spec.warmPoolRef.name missing"),
-        bad(C03, "SandboxClaim", "claim-001", "1059", o -> spec(o).put("warmPoolRef", "pool-py"),
+        bad(
+            C03,
+            "SandboxClaim",
+            "claim-001",
+            "1059",
+            o -> spec(o).put("warmPoolRef", "pool-py"),
             "SandboxClaim team-a/claim-001: spec.warmPoolRef: not an object",
             "spec.warmPoolRef not an object"),
-        bad(C03, "SandboxWarmPool", "pool-py", "1053", o -> spec(o).remove("sandboxTemplateRef"),
+        bad(
+            C03,
+            "SandboxWarmPool",
+            "pool-py",
+            "1053",
+            o -> spec(o).remove("sandboxTemplateRef"),
             "SandboxWarmPool team-a/pool-py: spec.sandboxTemplateRef.name: missing",
             "spec.sandboxTemplateRef.name missing"),
-        bad(C03, "SandboxWarmPool", "pool-py", "1053", o -> spec(o).put("replicas", "3"),
+        bad(
+            C03,
+            "SandboxWarmPool",
+            "pool-py",
+            "1053",
+            o -> spec(o).put("replicas", "3"),
             "SandboxWarmPool team-a/pool-py: spec.replicas: not a number",
             "spec.replicas not a number"),
-        bad(C03, "SandboxWarmPool", "pool-py", "1053", o -> spec(o).put("replicas", 1.5),
+        bad(
+            C03,
+            "SandboxWarmPool",
+            "pool-py",
+            "1053",
+            o -> spec(o).put("replicas", 1.5),
             "SandboxWarmPool team-a/pool-py: spec.replicas: not an integer",
             "spec.replicas not an integer"),
-        bad(C03, "SandboxWarmPool", "pool-py", "1053", o -> spec(o).put("replicas", -1),
+        bad(
+            C03,
+            "SandboxWarmPool",
+            "pool-py",
+            "1053",
+            o -> spec(o).put("replicas", -1),
             "SandboxWarmPool team-a/pool-py: spec.replicas: must be between 0 and 2147483647, got -1",
             "spec.replicas out of range"),
-        bad(C03, "SandboxTemplate", "tpl-py", "1052", o -> spec(o).remove("podTemplate"),
+        bad(
+            C03,
+            "SandboxTemplate",
+            "tpl-py",
+            "1052",
+            o -> spec(o).remove("podTemplate"),
             "SandboxTemplate team-a/tpl-py: spec.podTemplate: missing",
             "spec.podTemplate missing"),
-        bad(C03, "SandboxTemplate", "tpl-py", "1052", o -> o.remove("spec"),
+        bad(
+            C03,
+            "SandboxTemplate",
+            "tpl-py",
+            "1052",
+            o -> o.remove("spec"),
             "SandboxTemplate team-a/tpl-py: spec.podTemplate: missing",
             "spec.podTemplate missing"),
-        bad(C03, "SandboxTemplate", "tpl-py", "1052", o -> meta(o).put("generation", "one"),
+        bad(
+            C03,
+            "SandboxTemplate",
+            "tpl-py",
+            "1052",
+            o -> meta(o).put("generation", "one"),
             "SandboxTemplate team-a/tpl-py: metadata.generation: not a number",
             "metadata.generation not a number"),
-        bad(C03, "Sandbox", "pool-py-a1", "1054", o -> meta(o).remove("uid"),
+        bad(
+            C03,
+            "Sandbox",
+            "pool-py-a1",
+            "1054",
+            o -> meta(o).remove("uid"),
             "Sandbox team-a/pool-py-a1: metadata.uid: missing",
             "metadata.uid missing"),
-        bad(C03, "Sandbox", "pool-py-a1", "1054", o -> meta(o).remove("namespace"),
+        bad(
+            C03,
+            "Sandbox",
+            "pool-py-a1",
+            "1054",
+            o -> meta(o).remove("namespace"),
             "Sandbox pool-py-a1: metadata.namespace: missing",
             "metadata.namespace missing"),
-        bad(C03, "Sandbox", "pool-py-a1", "1054", o -> meta(o).remove("name"),
+        bad(
+            C03,
+            "Sandbox",
+            "pool-py-a1",
+            "1054",
+            o -> meta(o).remove("name"),
             "Sandbox team-a/<unnamed>: metadata.name: missing",
             "metadata.name missing"),
-        bad(C03, "Sandbox", "pool-py-a1", "1054", o -> o.remove("metadata"),
+        bad(
+            C03,
+            "Sandbox",
+            "pool-py-a1",
+            "1054",
+            o -> o.remove("metadata"),
             "Sandbox <unnamed>: metadata.name: missing",
             "metadata.name missing"),
-        bad(C03, "Sandbox", "pool-py-a1", "1054", o -> meta(o).put("creationTimestamp", "yesterday"),
+        bad(
+            C03,
+            "Sandbox",
+            "pool-py-a1",
+            "1054",
+            o -> meta(o).put("creationTimestamp", "yesterday"),
             "Sandbox team-a/pool-py-a1: metadata.creationTimestamp: bad timestamp 'yesterday'",
             "metadata.creationTimestamp bad timestamp"),
-        bad(C03, "Sandbox", "pool-py-a1", "1054",
+        bad(
+            C03,
+            "Sandbox",
+            "pool-py-a1",
+            "1054",
             o -> condition0(o).put("lastTransitionTime", "2026-09-01 08:00:14"),
             "Sandbox team-a/pool-py-a1: status.conditions[0].lastTransitionTime: bad timestamp '2026-09-01 08:00:14'",
             "status.conditions[0].lastTransitionTime bad timestamp"),
-        bad(C03, "Sandbox", "pool-py-a1", "1054", o -> labels(o).put("agents.x-k8s.io/launch-type", 1),
+        bad(
+            C03,
+            "Sandbox",
+            "pool-py-a1",
+            "1054",
+            o -> labels(o).put("agents.x-k8s.io/launch-type", 1),
             "Sandbox team-a/pool-py-a1: metadata.labels[agents.x-k8s.io/launch-type]: not a string",
             "metadata.labels[agents.x-k8s.io/launch-type] not a string"),
-        bad(C03, "SandboxClaim", "claim-001", "1060",
+        bad(
+            C03,
+            "SandboxClaim",
+            "claim-001",
+            "1060",
             o -> annotations(o).put("agents.x-k8s.io/controller-first-observed-at", "10:05"),
             "SandboxClaim team-a/claim-001: metadata.annotations[agents.x-k8s.io/controller-first-observed-at]: bad timestamp '10:05'",
             "metadata.annotations[agents.x-k8s.io/controller-first-observed-at] bad timestamp"),
-        bad(C03, "SandboxClaim", "claim-001", "1059", o -> spec(o).put("env", "TASK_ID=42"),
+        bad(
+            C03,
+            "SandboxClaim",
+            "claim-001",
+            "1059",
+            o -> spec(o).put("env", "TASK_ID=42"),
             "SandboxClaim team-a/claim-001: spec.env: not a list",
             "spec.env not a list"),
-        bad(C09, "SandboxClaim", "claim-701", "1044",
+        bad(
+            C09,
+            "SandboxClaim",
+            "claim-701",
+            "1044",
             o -> lifecycle(o).put("ttlSecondsAfterFinished", "10"),
             "SandboxClaim team-a/claim-701: spec.lifecycle.ttlSecondsAfterFinished: not a number",
             "spec.lifecycle.ttlSecondsAfterFinished not a number"),
-        bad(C03, "SandboxClaim", "claim-001", "1059", o -> o.put("kind", "Foo"),
+        bad(
+            C03,
+            "SandboxClaim",
+            "claim-001",
+            "1059",
+            o -> o.put("kind", "Foo"),
             "Foo team-a/claim-001: kind: unknown kind 'Foo'",
             "kind unknown kind"),
-        bad(C03, "SandboxClaim", "claim-001", "1059", o -> o.remove("kind"),
+        bad(
+            C03,
+            "SandboxClaim",
+            "claim-001",
+            "1059",
+            o -> o.remove("kind"),
             "object team-a/claim-001: kind: missing",
             "kind missing"),
-        bad(C03, "SandboxClaim", "claim-001", "1059",
+        bad(
+            C03,
+            "SandboxClaim",
+            "claim-001",
+            "1059",
             o -> o.put("apiVersion", "extensions.agents.x-k8s.io/v1alpha1"),
             "SandboxClaim team-a/claim-001: apiVersion: expected 'extensions.agents.x-k8s.io/v1beta1', got 'extensions.agents.x-k8s.io/v1alpha1'",
             "apiVersion unsupported apiVersion"));

@@ -71,7 +71,8 @@ class SandboxCollectorTest {
         CollectorConfig.fromMap(
             namespace == null
                 ? Map.of()
-                : Map.of(CollectorConfig.NAMESPACES, namespace, CollectorConfig.RESYNC_PERIOD, "0s"));
+                : Map.of(
+                    CollectorConfig.NAMESPACES, namespace, CollectorConfig.RESYNC_PERIOD, "0s"));
     collector = new SandboxCollector(client, cfg, sink, Clock.fixed(NOW, ZoneOffset.UTC));
     collector.start();
     return collector;
@@ -84,7 +85,11 @@ class SandboxCollectorTest {
   static GenericKubernetesResource create(Kind kind, String ns, String yaml) {
     GenericKubernetesResource r =
         client.getKubernetesSerialization().unmarshal(yaml, GenericKubernetesResource.class);
-    return client.genericKubernetesResources(SandboxCollector.context(kind)).inNamespace(ns).resource(r).create();
+    return client
+        .genericKubernetesResources(SandboxCollector.context(kind))
+        .inNamespace(ns)
+        .resource(r)
+        .create();
   }
 
   static GenericKubernetesResource template(String ns, String name) {
@@ -153,7 +158,10 @@ class SandboxCollectorTest {
 
   private List<FleetEvent.Upserted> upserts(String ns, String name) {
     return events.stream()
-        .filter(e -> e instanceof FleetEvent.Upserted u && u.view().ref().equals(new ObjectRef(ns, name)))
+        .filter(
+            e ->
+                e instanceof FleetEvent.Upserted u
+                    && u.view().ref().equals(new ObjectRef(ns, name)))
         .map(e -> (FleetEvent.Upserted) e)
         .toList();
   }
@@ -184,7 +192,9 @@ class SandboxCollectorTest {
     await().atMost(WAIT).until(collector::hasSynced);
     for (Kind k : Kind.values()) {
       assertEquals(
-          1, events.stream().filter(e -> e.equals(new FleetEvent.Synced(k, NOW))).count(), k.name());
+          1,
+          events.stream().filter(e -> e.equals(new FleetEvent.Synced(k, NOW))).count(),
+          k.name());
       assertTrue(collector.syncState().get(k));
     }
     // objects listed before the start arrive before their kind's Synced
@@ -195,7 +205,8 @@ class SandboxCollectorTest {
     assertEquals(tpl.getMetadata().getResourceVersion(), tv.resourceVersion());
     assertEquals(List.of("python:3.12"), tv.images());
     assertEquals(NOW, tplEvent.receivedAt());
-    assertEquals(ObjectViews.parseTime(tpl.getMetadata().getCreationTimestamp()), tplEvent.serverTime());
+    assertEquals(
+        ObjectViews.parseTime(tpl.getMetadata().getCreationTimestamp()), tplEvent.serverTime());
 
     PoolView pv = (PoolView) awaitUpsert(ns, "pool-py", null).view();
     assertEquals("tpl-py", pv.templateName());
@@ -203,9 +214,11 @@ class SandboxCollectorTest {
     assertNull(pv.statusReplicas());
 
     // created after the sync
-    GenericKubernetesResource sbx = sandbox(ns, "pool-py-a1", "pool-py", pool.getMetadata().getUid());
+    GenericKubernetesResource sbx =
+        sandbox(ns, "pool-py-a1", "pool-py", pool.getMetadata().getUid());
     SandboxView sv = (SandboxView) awaitUpsert(ns, "pool-py-a1", null).view();
-    assertEquals(new OwnerView("SandboxWarmPool", "pool-py", pool.getMetadata().getUid()), sv.owner());
+    assertEquals(
+        new OwnerView("SandboxWarmPool", "pool-py", pool.getMetadata().getUid()), sv.owner());
     assertEquals("warm", sv.launchType());
     assertTrue(sv.ownedByPool("pool-py"));
     assertEquals(sbx.getMetadata().getUid(), sv.uid());
@@ -312,7 +325,8 @@ class SandboxCollectorTest {
     assertFalse(collector.hasSynced());
     await().atMost(WAIT).until(collector::hasSynced);
     for (Kind k : Kind.values()) {
-      assertEquals(1, events.stream().filter(new FleetEvent.Synced(k, NOW)::equals).count(), k.name());
+      assertEquals(
+          1, events.stream().filter(new FleetEvent.Synced(k, NOW)::equals).count(), k.name());
     }
     // every object comes again with identical uid + resourceVersion (the engine dedupes them)
     assertEquals(before, keys(events));
@@ -330,10 +344,14 @@ class SandboxCollectorTest {
     await().atMost(WAIT).until(collector::hasSynced);
     FleetEvent.Deleted gone =
         new FleetEvent.Deleted(
-            Kind.SANDBOX_CLAIM, new ObjectRef(ns, "claim-doomed"), doomed.getMetadata().getUid(), NOW);
+            Kind.SANDBOX_CLAIM,
+            new ObjectRef(ns, "claim-doomed"),
+            doomed.getMetadata().getUid(),
+            NOW);
     assertEquals(1, events.stream().filter(gone::equals).count());
     // and it comes after the survivors were re-listed, before the kind's Synced
-    assertTrue(events.indexOf(gone) < events.indexOf(new FleetEvent.Synced(Kind.SANDBOX_CLAIM, NOW)));
+    assertTrue(
+        events.indexOf(gone) < events.indexOf(new FleetEvent.Synced(Kind.SANDBOX_CLAIM, NOW)));
     assertEquals(
         before.stream().filter(s -> !s.contains("claim-doomed")).collect(Collectors.toSet()),
         keys(events));

@@ -39,16 +39,16 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  * objects, like a small {@code kubectl apply} without kustomize or server-side apply.
  *
  * <ul>
- *   <li>Input: one file, or every {@code *.yaml}/{@code *.yml} file of a directory (not
- *       recursive), sorted by name; multi-document YAML.
+ *   <li>Input: one file, or every {@code *.yaml}/{@code *.yml} file of a directory (not recursive),
+ *       sorted by name; multi-document YAML.
  *   <li>{@code ${VAR}} placeholders in string values (not in comments or keys) are replaced from
  *       {@code vars}; callers pass the process environment plus {@code --var K=V}. A placeholder
  *       without a value is an error naming file, object, variable and field.
  *   <li>Order: Namespaces, then CustomResourceDefinitions, then other built-in kinds fabric8 knows
  *       (ConfigMap, ServiceAccount, ...), then SandboxTemplates, SandboxWarmPools, Sandboxes,
  *       SandboxClaims; file and document order within a rank.
- *   <li>Create, or on conflict replace ({@code createOr(update)}: the object's spec and metadata
- *       as written replace the server's; status is kept by the status subresource).
+ *   <li>Create, or on conflict replace ({@code createOr(update)}: the object's spec and metadata as
+ *       written replace the server's; status is kept by the status subresource).
  *   <li>Namespaces the objects live in are created when absent (403 ignored: the caller may lack
  *       the right and the namespace may exist anyway).
  *   <li>A {@code Kustomization} document is reported as skipped.
@@ -87,7 +87,10 @@ public final class ManifestApplier {
     if (Files.isDirectory(fileOrDir)) {
       try (Stream<Path> s = Files.list(fileOrDir)) {
         return s.filter(Files::isRegularFile)
-            .filter(p -> p.getFileName().toString().endsWith(".yaml") || p.getFileName().toString().endsWith(".yml"))
+            .filter(
+                p ->
+                    p.getFileName().toString().endsWith(".yaml")
+                        || p.getFileName().toString().endsWith(".yml"))
             .sorted(Comparator.comparing(p -> p.getFileName().toString()))
             .toList();
       } catch (IOException e) {
@@ -279,7 +282,8 @@ public final class ManifestApplier {
         Map<String, Object> out = new LinkedHashMap<>();
         for (Map.Entry<?, ?> e : m.entrySet()) {
           String key = String.valueOf(e.getKey());
-          out.put(key, substitute(e.getValue(), path.isEmpty() ? key : path + "." + key, unresolved));
+          out.put(
+              key, substitute(e.getValue(), path.isEmpty() ? key : path + "." + key, unresolved));
         }
         return out;
       }
@@ -313,7 +317,8 @@ public final class ManifestApplier {
       }
       try {
         if (d.kind() != null) {
-          GenericKubernetesResource r = serialization.convertValue(d.tree(), GenericKubernetesResource.class);
+          GenericKubernetesResource r =
+              serialization.convertValue(d.tree(), GenericKubernetesResource.class);
           client
               .genericKubernetesResources(SandboxCollector.context(d.kind()))
               .inNamespace(d.namespace())
@@ -341,7 +346,8 @@ public final class ManifestApplier {
                 + oneLine(message));
       } catch (RuntimeException e) {
         // a value fabric8 cannot map onto the built-in type (e.g. a list where a map belongs)
-        errors.add("file " + d.file() + ": " + d.label() + ": cannot be read: " + oneLine(e.getMessage()));
+        errors.add(
+            "file " + d.file() + ": " + d.label() + ": cannot be read: " + oneLine(e.getMessage()));
       }
     }
 
@@ -361,7 +367,13 @@ public final class ManifestApplier {
         if (e.getCode() == 403 || e.getCode() == 409) {
           return; // not allowed to look or create (it may exist anyway), or created meanwhile
         }
-        errors.add("namespace " + ns + ": could not be created (" + e.getCode() + "): " + oneLine(e.getMessage()));
+        errors.add(
+            "namespace "
+                + ns
+                + ": could not be created ("
+                + e.getCode()
+                + "): "
+                + oneLine(e.getMessage()));
       }
     }
   }

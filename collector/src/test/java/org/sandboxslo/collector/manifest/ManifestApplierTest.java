@@ -43,11 +43,20 @@ class ManifestApplierTest {
             "CustomResourceDefinition sandboxwarmpools.extensions.agents.x-k8s.io"),
         r.applied());
     assertNotNull(
-        client.apiextensions().v1().customResourceDefinitions().withName("sandboxclaims.extensions.agents.x-k8s.io").get());
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName("sandboxclaims.extensions.agents.x-k8s.io")
+            .get());
   }
 
   static GenericKubernetesResource get(Kind kind, String ns, String name) {
-    return client.genericKubernetesResources(SandboxCollector.context(kind)).inNamespace(ns).withName(name).get();
+    return client
+        .genericKubernetesResources(SandboxCollector.context(kind))
+        .inNamespace(ns)
+        .withName(name)
+        .get();
   }
 
   @SuppressWarnings("unchecked")
@@ -72,12 +81,16 @@ class ManifestApplierTest {
             "SandboxClaim default/example-claim");
     assertEquals(expected, r.applied());
     assertEquals(
-        List.of("file " + samples.resolve("kustomization.yaml") + ": document 1: Kustomization skipped (not expanded)"),
+        List.of(
+            "file "
+                + samples.resolve("kustomization.yaml")
+                + ": document 1: Kustomization skipped (not expanded)"),
         r.skipped());
     assertEquals(
         "example-warmpool",
         specField(get(Kind.SANDBOX_CLAIM, "default", "example-claim"), "warmPoolRef", "name"));
-    assertEquals(1, specField(get(Kind.SANDBOX_WARM_POOL, "default", "example-warmpool"), "replicas"));
+    assertEquals(
+        1, specField(get(Kind.SANDBOX_WARM_POOL, "default", "example-warmpool"), "replicas"));
 
     // applying again updates in place
     ApplyReport again = applier.apply(client, samples, Map.of());
@@ -108,7 +121,9 @@ class ManifestApplierTest {
     assertEquals("python-runtime-template", specField(pool, "sandboxTemplateRef", "name"));
     assertEquals(
         "Overrides",
-        specField(get(Kind.SANDBOX_TEMPLATE, "py-ns", "python-runtime-template"), "volumeClaimTemplatesPolicy"));
+        specField(
+            get(Kind.SANDBOX_TEMPLATE, "py-ns", "python-runtime-template"),
+            "volumeClaimTemplatesPolicy"));
     assertNotNull(client.namespaces().withName("py-ns").get(), "namespace created when absent");
   }
 
@@ -139,7 +154,8 @@ class ManifestApplierTest {
         r.applied());
     // $REPO_URL (no braces) is shell syntax inside the script, not a placeholder: left alone
     assertTrue(
-        client.getKubernetesSerialization()
+        client
+            .getKubernetesSerialization()
             .asJson(get(Kind.SANDBOX_TEMPLATE, "default", "aider-browser-template"))
             .contains("git clone \\\"$REPO_URL\\\""));
   }
@@ -184,13 +200,17 @@ class ManifestApplierTest {
         List.of(
             "file " + file + ": document 2: unknown kind 'Foo' (apiVersion v1)",
             "file " + file + ": SandboxClaim t-bad/c1: spec.warmPoolRef.name: missing",
-            "file " + file + ": SandboxWarmPool t-bad/${POOL_NAME}: unresolved variable ${POOL_NAME} (metadata.name)"),
+            "file "
+                + file
+                + ": SandboxWarmPool t-bad/${POOL_NAME}: unresolved variable ${POOL_NAME} (metadata.name)"),
         r.errors());
     assertEquals(
         List.of("ConfigMap t-bad/cfg", "SandboxTemplate t-bad/tpl-good", "SandboxClaim t-bad/c2"),
         r.applied());
-    assertEquals("pool-good", specField(get(Kind.SANDBOX_CLAIM, "t-bad", "c2"), "warmPoolRef", "name"));
-    assertEquals("v", client.configMaps().inNamespace("t-bad").withName("cfg").get().getData().get("k"));
+    assertEquals(
+        "pool-good", specField(get(Kind.SANDBOX_CLAIM, "t-bad", "c2"), "warmPoolRef", "name"));
+    assertEquals(
+        "v", client.configMaps().inNamespace("t-bad").withName("cfg").get().getData().get("k"));
   }
 
   @Test
@@ -212,16 +232,27 @@ class ManifestApplierTest {
     ApplyReport r = applier.apply(client, file, Map.of());
     assertEquals(List.of("ConfigMap t-broken/before-break"), r.applied());
     assertEquals(
-        List.of("file " + file + ": YAML parse error at line 9: expected <block end>, but found '<block mapping start>'"),
+        List.of(
+            "file "
+                + file
+                + ": YAML parse error at line 9: expected <block end>, but found '<block mapping start>'"),
         r.errors());
   }
 
   @Test
   void serverRejectionIsReportedWithItsStatusCode() throws IOException {
-    client.configMaps().inNamespace("t-conflict").resource(
-        new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
-            .withNewMetadata().withName("cm").withNamespace("t-conflict").endMetadata()
-            .addToData("k", "v1").build()).create();
+    client
+        .configMaps()
+        .inNamespace("t-conflict")
+        .resource(
+            new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("cm")
+                .withNamespace("t-conflict")
+                .endMetadata()
+                .addToData("k", "v1")
+                .build())
+        .create();
     Path file = tmp.resolve("stale.yaml");
     Files.writeString(
         file,
@@ -235,9 +266,13 @@ class ManifestApplierTest {
     assertEquals(List.of(), r.applied());
     assertEquals(1, r.errors().size());
     String e = r.errors().get(0);
-    assertTrue(e.startsWith("file " + file + ": ConfigMap t-conflict/cm: rejected by the server (409): "), e);
+    assertTrue(
+        e.startsWith("file " + file + ": ConfigMap t-conflict/cm: rejected by the server (409): "),
+        e);
     assertEquals(-1, e.indexOf('\n'));
-    assertEquals("v1", client.configMaps().inNamespace("t-conflict").withName("cm").get().getData().get("k"));
+    assertEquals(
+        "v1",
+        client.configMaps().inNamespace("t-conflict").withName("cm").get().getData().get("k"));
   }
 
   @Test
