@@ -309,7 +309,7 @@ final class ClaimReconciler {
       try {
         GenericKubernetesResource adopted =
             Resources.ops(fleet.client, Kind.SANDBOX).inNamespace(ns).resource(copy).update();
-        LOG.info("claim={}/{}: adopted warm sandbox {}", ns, claim.getMetadata().getName(), adopted.getMetadata().getName());
+        LOG.debug("claim={}/{}: adopted warm sandbox {}", ns, claim.getMetadata().getName(), adopted.getMetadata().getName());
         mirror(claim, adopted, now);
         return null;
       } catch (KubernetesClientException e) {
@@ -353,7 +353,7 @@ final class ClaimReconciler {
     GenericKubernetesResource sb = coldSandbox(claim, template);
     try {
       sb = Resources.ops(fleet.client, Kind.SANDBOX).inNamespace(ns).resource(sb).create();
-      LOG.info("claim={}/{}: cold start ({})", ns, name, why);
+      LOG.debug("claim={}/{}: cold start ({})", ns, name, why);
     } catch (KubernetesClientException e) {
       if (e.getCode() != 409) {
         throw e;
@@ -563,7 +563,7 @@ final class ClaimReconciler {
       }
     }
     if ("Delete".equals(policy) || "DeleteForeground".equals(policy)) {
-      LOG.info("claim={}/{}: expired, deleting claim (shutdownPolicy {})", ns, name, policy);
+      LOG.debug("claim={}/{}: expired, deleting claim (shutdownPolicy {})", ns, name, policy);
       for (String s : sandboxes) {
         GenericKubernetesResource sb = fleet.get(Kind.SANDBOX, ns, s);
         if (sb == null || !poolOwned(sb)) {

@@ -114,7 +114,7 @@ final class SandboxNode {
       writeStatus(sb, st);
     }
     if ("Delete".equals(Resources.string(spec, "shutdownPolicy"))) {
-      LOG.info("sandbox={}/{}: expired, deleting (shutdownPolicy Delete)", ns, name);
+      LOG.debug("sandbox={}/{}: expired, deleting (shutdownPolicy Delete)", ns, name);
       fleet.delete(Kind.SANDBOX, ns, name);
     }
   }
