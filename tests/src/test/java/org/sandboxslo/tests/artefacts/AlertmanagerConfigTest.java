@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import java.io.IOException;
@@ -21,6 +22,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -145,11 +147,20 @@ class AlertmanagerConfigTest {
       }
       am.post(alerts);
       Map<String, String> witness = inhibited ? target : probe;
-      await(witness + " inhibited by " + source)
-          .atMost(Duration.ofSeconds(10))
-          .pollInterval(Duration.ofMillis(100))
-          .ignoreExceptions()
-          .until(() -> am.inhibited(witness));
+      try {
+        await(witness + " inhibited by " + source)
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(100))
+            .ignoreExceptions()
+            .until(() -> am.inhibited(witness));
+      } catch (ConditionTimeoutException e) {
+        fail(
+            (inhibited ? "target " : "probe ")
+                + witness
+                + " was not inhibited by "
+                + source
+                + " within 10 s; check inhibit_rules in alertmanager.yml");
+      }
       if (!inhibited) {
         assertFalse(am.inhibited(target), target + " must not be inhibited by " + source);
       }
