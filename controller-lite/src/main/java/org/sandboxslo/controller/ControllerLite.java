@@ -90,13 +90,11 @@ public final class ControllerLite implements AutoCloseable {
    */
   public void setMaxRefillRate(double perSecond) {
     pools.setMaxRefillRate(perSecond);
-    for (SharedIndexInformer<GenericKubernetesResource> inf : fleet.informers.values()) {
-      if (inf == fleet.informers.get(Kind.SANDBOX_WARM_POOL)) {
-        for (GenericKubernetesResource p : inf.getStore().list()) {
-          enqueue(Kind.SANDBOX_WARM_POOL, p);
-        }
-      }
+    SharedIndexInformer<GenericKubernetesResource> inf = fleet.informers.get(Kind.SANDBOX_WARM_POOL);
+    if (inf != null) {
+      inf.getStore().list().forEach(p -> enqueue(Kind.SANDBOX_WARM_POOL, p));
     }
+    LOG.info("max refill rate set to {}/s per pool", perSecond);
   }
 
   /** The config this controller runs with. */

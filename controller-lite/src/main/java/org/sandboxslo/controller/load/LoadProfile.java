@@ -355,6 +355,7 @@ public final class LoadProfile implements AutoCloseable {
         }
         if (!pending) {
           flush();
+          LOG.info("load profile run {} done: {}", run, summary());
           return true;
         }
         TimeUnit.MILLISECONDS.sleep(100);
@@ -422,6 +423,7 @@ public final class LoadProfile implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    LOG.info("load profile run {} closed: {}", run, summary());
     if (out != null) {
       try {
         out.close();
