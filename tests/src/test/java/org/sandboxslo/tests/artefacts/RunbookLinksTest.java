@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,11 +19,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.sandboxslo.engine.finding.FindingKind;
 import org.sandboxslo.tests.artefacts.Artefacts.AlertRule;
 
 /**
  * Every alert's {@code runbook_url} resolves to a file in {@code runbooks/}, every runbook has the
- * required sections, the index links every runbook, and no runbook is orphaned.
+ * required sections, the index links every runbook, every console finding kind's runbook exists,
+ * and no runbook is orphaned.
  */
 class RunbookLinksTest {
 
@@ -94,16 +97,29 @@ class RunbookLinksTest {
                     }));
   }
 
+  /** Every runbook belongs to an alert, a generated alert, or a console finding kind. */
   @Test
   void noOrphanRunbooks() {
     Set<String> expected = new TreeSet<>(GENERATED_ALERT_RUNBOOKS);
     Artefacts.alertRules().forEach(a -> expected.add(a.name() + ".md"));
+    Arrays.stream(FindingKind.values()).forEach(k -> expected.add(k.runbook() + ".md"));
     Set<String> actual =
         runbooks().stream()
             .map(p -> p.getFileName().toString())
             .collect(Collectors.toCollection(TreeSet::new));
     actual.removeAll(expected);
-    assertTrue(actual.isEmpty(), "runbooks without an alert: " + actual);
+    assertTrue(actual.isEmpty(), "runbooks without an alert or finding kind: " + actual);
+  }
+
+  /** The engine's findings link to {@code runbooks/<FindingKind.runbook()>.md}. */
+  @Test
+  void everyFindingKindRunbookExists() {
+    List<String> missing =
+        Arrays.stream(FindingKind.values())
+            .filter(k -> !Files.isRegularFile(Artefacts.runbooksDir().resolve(k.runbook() + ".md")))
+            .map(k -> k.wireName() + " -> runbooks/" + k.runbook() + ".md")
+            .toList();
+    assertTrue(missing.isEmpty(), "finding kinds without a runbook: " + missing);
   }
 
   @Test
