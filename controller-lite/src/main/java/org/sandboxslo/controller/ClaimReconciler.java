@@ -31,6 +31,9 @@ final class ClaimReconciler {
   private static final Logger LOG = LoggerFactory.getLogger(ClaimReconciler.class);
   static final Duration MISSING_REF_REQUEUE = Duration.ofSeconds(5);
   static final Duration CREATE_PENDING_REQUEUE = Duration.ofMillis(200);
+  /** Upstream: candidates without podIPs are waited for this long from the claim, then cold. */
+  static final Duration PENDING_GRACE = Duration.ofSeconds(2);
+  static final Duration PENDING_RETRY = Duration.ofMillis(500);
 
   private final Fleet fleet;
   private final ControllerLiteConfig config;
@@ -53,7 +56,10 @@ final class ClaimReconciler {
   }
 
   /** The launch decision, pure. */
-  sealed interface Launch permits Launch.Warm, Launch.Cold, Launch.Reject {
+  sealed interface Launch permits Launch.Warm, Launch.Cold, Launch.Reject, Launch.Wait {
+    /** Only candidates without podIPs exist and the grace has not passed: look again later. */
+    record Wait(Duration after) implements Launch {}
+
     /** Adopt {@code candidate}. */
     record Warm(GenericKubernetesResource candidate) implements Launch {}
 
@@ -66,19 +72,22 @@ final class ClaimReconciler {
 
   /**
    * Chooses how to launch a claim: env/volumeClaimTemplates ⇒ cold (or rejected by template
-   * policy); else the first adoptable candidate, Ready first, oldest first; under Recreate stale
-   * candidates are skipped; no candidate ⇒ cold.
+   * policy); else the first adoptable candidate with podIPs, Ready first, oldest first; under
+   * Recreate stale candidates are skipped; no candidate ⇒ cold; only candidates without podIPs ⇒
+   * wait (retry 500 ms) until 2 s after the claim was first observed, then cold.
    *
    * @param claimSpec the claim's spec
    * @param templateSpec the template's spec
    * @param strategy the pool's update strategy
    * @param candidates adoptable members (any order; not deleting, not reserved)
+   * @param sinceFirstObserved time since the claim's controller-first-observed-at
    */
   static Launch decideLaunch(
       Map<String, Object> claimSpec,
       Map<String, Object> templateSpec,
       UpdateStrategy strategy,
-      List<GenericKubernetesResource> candidates) {
+      List<GenericKubernetesResource> candidates,
+      Duration sinceFirstObserved) {
     boolean env = !Resources.list(claimSpec, "env").isEmpty();
     boolean vct = !Resources.list(claimSpec, "volumeClaimTemplates").isEmpty();
     if (env && !allows(Resources.string(templateSpec, "envVarsInjectionPolicy"))) {
@@ -105,6 +114,16 @@ final class ClaimReconciler {
     if (usable.isEmpty()) {
       return new Launch.Cold(candidates.isEmpty() ? "no warm member" : "only stale members (Recreate)");
     }
+    List<GenericKubernetesResource> withIps =
+        usable.stream().filter(c -> !Resources.list(Resources.status(c), "podIPs").isEmpty()).toList();
+    if (withIps.isEmpty()) {
+      // upstream: candidates without podIPs are "pending"; wait up to 2 s from the claim, then cold
+      if (sinceFirstObserved.compareTo(PENDING_GRACE) < 0) {
+        return new Launch.Wait(PENDING_RETRY);
+      }
+      return new Launch.Cold("warm members still pending after " + PENDING_GRACE.toMillis() + " ms");
+    }
+    usable = new ArrayList<>(withIps);
     usable.sort(
         Comparator.comparing((GenericKubernetesResource c) -> !Resources.isTrue(c, "Ready"))
             .thenComparing(
@@ -202,7 +221,12 @@ final class ClaimReconciler {
     }
     UpdateStrategy strategy =
         UpdateStrategy.parse(Resources.string(Resources.map(poolSpec, "updateStrategy"), "type"));
-    Launch launch = decideLaunch(spec, Resources.spec(template), strategy, candidates(ns, poolName));
+    Instant observed = Resources.parseTime(Resources.annotation(claim, Labels.CONTROLLER_FIRST_OBSERVED_AT));
+    Duration age = observed == null ? Duration.ZERO : Duration.between(observed, now);
+    Launch launch = decideLaunch(spec, Resources.spec(template), strategy, candidates(ns, poolName), age);
+    if (launch instanceof Launch.Wait w) {
+      return w.after();
+    }
     if (launch instanceof Launch.Reject r) {
       setReady(claim, "False", r.reason(), r.message(), now);
       return null;
@@ -214,7 +238,10 @@ final class ClaimReconciler {
       }
       // re-decide after the delay: candidates may have gone meanwhile
       for (int attempt = 0; attempt < 3; attempt++) {
-        launch = decideLaunch(spec, Resources.spec(template), strategy, candidates(ns, poolName));
+        launch = decideLaunch(spec, Resources.spec(template), strategy, candidates(ns, poolName), age);
+        if (launch instanceof Launch.Wait wait) {
+          return wait.after();
+        }
         if (!(launch instanceof Launch.Warm w)) {
           break;
         }
