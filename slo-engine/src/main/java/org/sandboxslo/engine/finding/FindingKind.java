@@ -3,7 +3,7 @@ package org.sandboxslo.engine.finding;
 /** Kinds of diagnosis, each with its runbook name. */
 public enum FindingKind {
   STALE_POOL_MEMBERS("StalePoolMembers", "WarmPoolStaleMembers"),
-  SILENT_COLD_START("SilentColdStart", "SandboxWarmHitRatioLow"),
+  SILENT_COLD_START("SilentColdStart", "SandboxForcedColdStarts"),
   REFILL_STALLED("RefillStalled", "WarmPoolRefillStalled"),
   POOL_UNDERSIZED("PoolUndersized", "WarmPoolDrained"),
   POOL_NEEDS_SHARDING("PoolNeedsSharding", "WarmPoolDrained"),
