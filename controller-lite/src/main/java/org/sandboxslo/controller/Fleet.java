@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,7 +28,7 @@ final class Fleet {
 
   final KubernetesClient client;
   final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers =
-      new EnumMap<>(Kind.class);
+      new ConcurrentHashMap<>();
   /** Sandbox uids a claim is adopting; the pool never deletes them. */
   final Set<String> reserved = ConcurrentHashMap.newKeySet();
 
