@@ -40,25 +40,33 @@ public final class Main implements Callable<Integer> {
     System.exit(run(args));
   }
 
-  /** Runs the command line and returns the exit code (for tests). */
+  /** Runs the command line and returns the exit code. */
   public static int run(String... args) {
+    return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+  }
+
+  /** Runs the command line with the given streams and returns the exit code (for tests). */
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
     CommandLine cl = new CommandLine(new Main());
+    cl.setOut(out);
+    cl.setErr(err);
     cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      PrintWriter err = cmd.getErr();
-      err.println("sandbox-slo: " + message(ex));
-      err.flush();
+      PrintWriter e = cmd.getErr();
+      e.println("sandbox-slo: " + message(ex));
+      e.flush();
       return ex instanceof IllegalArgumentException ? 2 : 1;
     });
     cl.setParameterExceptionHandler((ex, a) -> {
-      PrintWriter err = ex.getCommandLine().getErr();
-      err.println("sandbox-slo: " + ex.getMessage() + " (see --help)");
-      err.flush();
+      PrintWriter e = ex.getCommandLine().getErr();
+      e.println("sandbox-slo: " + ex.getMessage() + " (see --help)");
+      e.flush();
       return 2;
     });
     try {
       return cl.execute(args);
     } catch (Throwable t) { // e.g. a LinkageError from a broken installation: still one line
-      System.err.println("sandbox-slo: " + message(t));
+      err.println("sandbox-slo: " + message(t));
+      err.flush();
       return 1;
     }
   }
