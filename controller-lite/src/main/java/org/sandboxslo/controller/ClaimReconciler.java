@@ -52,7 +52,48 @@ final class ClaimReconciler {
   void forget(String uid) {
     if (uid != null) {
       adoptAt.remove(uid);
+      written.remove(uid);
     }
+  }
+
+  /**
+   * Annotations this controller wrote, per claim uid. The informer cache may not show our own
+   * write yet when the next pass runs; reading through this overlay keeps the first-observed and
+   * first-ready stamps written exactly once and the sandbox assignment stable.
+   */
+  private final Map<String, Map<String, String>> written = new ConcurrentHashMap<>();
+
+  private void remember(GenericKubernetesResource claim, String key, String value) {
+    Map<String, String> m = written.computeIfAbsent(claim.getMetadata().getUid(), u -> new ConcurrentHashMap<>());
+    if (value == null) {
+      m.remove(key);
+    } else {
+      m.put(key, value);
+    }
+  }
+
+  /** The claim with our own not-yet-observed annotations applied (a copy when anything differs). */
+  private GenericKubernetesResource overlay(GenericKubernetesResource claim) {
+    Map<String, String> mine = written.get(claim.getMetadata().getUid());
+    if (mine == null || mine.isEmpty()) {
+      return claim;
+    }
+    Map<String, String> cur = claim.getMetadata().getAnnotations();
+    boolean missing = false;
+    for (String k : mine.keySet()) {
+      missing |= cur == null || cur.get(k) == null;
+    }
+    if (!missing) {
+      return claim;
+    }
+    GenericKubernetesResource copy = fleet.copy(claim);
+    Map<String, String> ann = new LinkedHashMap<>();
+    if (cur != null) {
+      ann.putAll(cur);
+    }
+    mine.forEach(ann::putIfAbsent);
+    copy.getMetadata().setAnnotations(ann);
+    return copy;
   }
 
   /** The launch decision, pure. */
@@ -150,12 +191,14 @@ final class ClaimReconciler {
       return null;
     }
     Instant now = clock.instant();
+    claim = overlay(claim);
     if (Resources.annotation(claim, Labels.CONTROLLER_FIRST_OBSERVED_AT) == null) {
+      String stamp = Resources.rfc3339Nano(now);
       claim =
           fleet.mergePatch(
               Kind.SANDBOX_CLAIM, ns, name,
-              Map.of("metadata", Map.of("annotations",
-                  Map.of(Labels.CONTROLLER_FIRST_OBSERVED_AT, Resources.rfc3339Nano(now)))));
+              Map.of("metadata", Map.of("annotations", Map.of(Labels.CONTROLLER_FIRST_OBSERVED_AT, stamp))));
+      remember(claim, Labels.CONTROLLER_FIRST_OBSERVED_AT, stamp);
     }
     Duration requeue = null;
     Instant expiry = expiry(claim);
@@ -306,6 +349,7 @@ final class ClaimReconciler {
     GenericKubernetesResource updated;
     try {
       updated = Resources.ops(fleet.client, Kind.SANDBOX_CLAIM).inNamespace(ns).resource(copy).update();
+      remember(updated, Labels.SANDBOX_NAME, sb.getMetadata().getName());
     } catch (KubernetesClientException e) {
       fleet.reserved.remove(sb.getMetadata().getUid());
       if (e.getCode() == 409) {
@@ -355,6 +399,7 @@ final class ClaimReconciler {
     // The member is gone or taken: drop our annotation so the next pass decides again.
     fleet.reserved.remove(sbUid);
     try {
+      remember(claim, Labels.SANDBOX_NAME, null);
       fleet.removeAnnotation(Kind.SANDBOX_CLAIM, ns, claim.getMetadata().getName(), Labels.SANDBOX_NAME);
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404 && e.getCode() != 422) {
@@ -377,6 +422,7 @@ final class ClaimReconciler {
         fleet.mergePatch(
             Kind.SANDBOX_CLAIM, ns, name,
             Map.of("metadata", Map.of("annotations", Map.of(Labels.SANDBOX_NAME, name))));
+    remember(claim, Labels.SANDBOX_NAME, name);
     GenericKubernetesResource sb = coldSandbox(claim, template);
     try {
       sb = Resources.ops(fleet.client, Kind.SANDBOX).inNamespace(ns).resource(sb).create();
@@ -498,11 +544,12 @@ final class ClaimReconciler {
     String reason = ready == null ? "SandboxNotReady" : String.valueOf(ready.get("reason"));
     String message = ready == null ? "Sandbox has no Ready condition yet" : String.valueOf(ready.getOrDefault("message", ""));
     if ("True".equals(status) && Resources.annotation(claim, Labels.CLAIM_FIRST_READY_AT) == null) {
+      String stamp = Resources.rfc3339Nano(now);
       claim =
           fleet.mergePatch(
               Kind.SANDBOX_CLAIM, ns, name,
-              Map.of("metadata", Map.of("annotations",
-                  Map.of(Labels.CLAIM_FIRST_READY_AT, Resources.rfc3339Nano(now)))));
+              Map.of("metadata", Map.of("annotations", Map.of(Labels.CLAIM_FIRST_READY_AT, stamp))));
+      remember(claim, Labels.CLAIM_FIRST_READY_AT, stamp);
     }
     Map<String, Object> sbRef = new LinkedHashMap<>();
     sbRef.put("name", sb.getMetadata().getName());

@@ -27,7 +27,11 @@ final class SandboxNode {
   private static final Logger LOG = LoggerFactory.getLogger(SandboxNode.class);
 
   /** Per-sandbox simulation state (lost on restart: a new latency is drawn then). */
-  private record NodeState(Instant readyAt, boolean resume, Instant terminatedAt) {}
+  private record NodeState(Instant readyAt, boolean resume, Instant terminatedAt, boolean settled) {
+    NodeState(Instant readyAt, boolean resume, Instant terminatedAt) {
+      this(readyAt, resume, terminatedAt, false);
+    }
+  }
 
   private final Fleet fleet;
   private final ControllerLiteConfig config;
@@ -171,6 +175,9 @@ final class SandboxNode {
       }
     }
     NodeState st = state.get(uid);
+    if (st != null && st.settled() && !wasSuspended) {
+      return null; // outcome already written; the cache has not caught up with our write yet
+    }
     if (st == null || st.readyAt() == null || wasSuspended && !st.resume()) {
       Duration latency = sample(wasSuspended ? config.resume() : config.coldStart());
       st = new NodeState(now.plus(latency), wasSuspended, null);
@@ -203,7 +210,7 @@ final class SandboxNode {
       status.put("nodeName", "sim-node-" + Math.floorMod(uid.hashCode(), 3));
     }
     writeStatus(sb, status);
-    state.put(uid, new NodeState(st.readyAt(), false, null));
+    state.put(uid, new NodeState(st.readyAt(), false, null, true));
     return null;
   }
 

@@ -176,6 +176,12 @@ class ControllerLiteTest {
     });
   }
 
+  /** A condition field, null when the object or the condition is absent (safe inside await). */
+  static Object cond(GenericKubernetesResource r, String type, String field) {
+    Map<String, Object> c = r == null ? null : Resources.condition(r, type);
+    return c == null ? null : c.get(field);
+  }
+
   static Set<String> names(List<GenericKubernetesResource> l) {
     return l.stream().map(s -> s.getMetadata().getName()).collect(Collectors.toSet());
   }
@@ -208,10 +214,10 @@ class ControllerLiteTest {
     Map<String, Object> podSpec = Resources.map(Resources.map(Resources.spec(member), "podTemplate"), "spec");
     assertEquals(false, podSpec.get("automountServiceAccountToken"));
     assertEquals("busybox:1.37.0", Blueprints.images(Resources.spec(member)).get(0));
-    assertEquals("True", Resources.condition(member, "Ready").get("status"));
-    assertEquals("DependenciesReady", Resources.condition(member, "Ready").get("reason"));
+    assertEquals("True", cond(member, "Ready", "status"));
+    assertEquals("DependenciesReady", cond(member, "Ready", "reason"));
     assertFalse(Resources.list(Resources.status(member), "podIPs").isEmpty());
-    String ltt = (String) Resources.condition(member, "Ready").get("lastTransitionTime");
+    String ltt = (String) cond(member, "Ready", "lastTransitionTime");
     assertTrue(ltt.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), ltt);
 
     apply("olm/config/samples/extensions_v1beta1_sandboxclaim.yaml", ns);
@@ -223,7 +229,7 @@ class ControllerLiteTest {
     assertNotNull(observed);
     assertNotNull(ready);
     assertFalse(ready.isBefore(observed));
-    assertEquals("DependenciesReady", Resources.condition(claim, "Ready").get("reason"));
+    assertEquals("DependenciesReady", cond(claim, "Ready", "reason"));
     assertEquals(sbName, Resources.map(Resources.status(claim), "sandbox").get("name"));
 
     GenericKubernetesResource adopted = get(Kind.SANDBOX, ns, sbName);
@@ -248,8 +254,8 @@ class ControllerLiteTest {
     apply("olm/config/samples/agents_v1beta1_sandbox.yaml", ns);
     await().atMost(WAIT).until(() -> Resources.isTrue(get(Kind.SANDBOX, ns, "hello-world"), "Ready"));
     GenericKubernetesResource sb = get(Kind.SANDBOX, ns, "hello-world");
-    assertEquals("True", Resources.condition(sb, "PodScheduled").get("status"));
-    assertEquals("NotSuspended", Resources.condition(sb, "Suspended").get("reason"));
+    assertEquals("True", cond(sb, "PodScheduled", "status"));
+    assertEquals("NotSuspended", cond(sb, "Suspended", "reason"));
     assertNotNull(Resources.status(sb).get("nodeName"));
   }
 
@@ -337,7 +343,7 @@ class ControllerLiteTest {
     claim(ns, "no-pool", "nope", Map.of());
     await().atMost(WAIT).untilAsserted(() ->
         assertEquals("WarmPoolNotFound",
-            Resources.condition(get(Kind.SANDBOX_CLAIM, ns, "no-pool"), "Ready").get("reason")));
+            cond(get(Kind.SANDBOX_CLAIM, ns, "no-pool"), "Ready", "reason")));
     GenericKubernetesResource p = Resources.newObject(Kind.SANDBOX_WARM_POOL, ns);
     p.getMetadata().setName("orphan-pool");
     p.setAdditionalProperty("spec", Map.of("replicas", 1, "sandboxTemplateRef", Map.of("name", "absent")));
@@ -345,7 +351,7 @@ class ControllerLiteTest {
     claim(ns, "no-template", "orphan-pool", Map.of());
     await().atMost(WAIT).untilAsserted(() ->
         assertEquals("TemplateNotFound",
-            Resources.condition(get(Kind.SANDBOX_CLAIM, ns, "no-template"), "Ready").get("reason")));
+            cond(get(Kind.SANDBOX_CLAIM, ns, "no-template"), "Ready", "reason")));
     assertTrue(sandboxes(ns).isEmpty());
   }
 
@@ -422,7 +428,7 @@ class ControllerLiteTest {
     claim(ns, "deleted", "lc-pool", Map.of("lifecycle", Map.of("shutdownTime", shutdown, "shutdownPolicy", "Delete")));
     awaitClaimReady(ns, "retained");
     await().atMost(WAIT).untilAsserted(() -> {
-      assertEquals("ClaimExpired", Resources.condition(get(Kind.SANDBOX_CLAIM, ns, "retained"), "Ready").get("reason"));
+      assertEquals("ClaimExpired", cond(get(Kind.SANDBOX_CLAIM, ns, "retained"), "Ready", "reason"));
       assertNull(get(Kind.SANDBOX, ns, "retained"));
       assertNull(get(Kind.SANDBOX_CLAIM, ns, "deleted"));
       assertNull(get(Kind.SANDBOX, ns, "deleted"));
@@ -442,26 +448,24 @@ class ControllerLiteTest {
     setMode(ns, "sleepy", "Suspended");
     await().atMost(WAIT).untilAsserted(() -> {
       GenericKubernetesResource s = get(Kind.SANDBOX, ns, "sleepy");
-      assertEquals("SandboxSuspended", Resources.condition(s, "Ready").get("reason"));
-      assertEquals("True", Resources.condition(s, "Suspended").get("status"));
-      assertEquals("PodTerminated", Resources.condition(s, "Suspended").get("reason"));
+      assertEquals("SandboxSuspended", cond(s, "Ready", "reason"));
+      assertEquals("True", cond(s, "Suspended", "status"));
+      assertEquals("PodTerminated", cond(s, "Suspended", "reason"));
       assertNull(Resources.status(s).get("podIPs"));
     });
     setMode(ns, "sleepy", "Running");
     await().atMost(WAIT).untilAsserted(() -> {
       GenericKubernetesResource s = get(Kind.SANDBOX, ns, "sleepy");
-      assertEquals("DependenciesReady", Resources.condition(s, "Ready").get("reason"));
-      assertEquals("NotSuspended", Resources.condition(s, "Suspended").get("reason"));
+      assertEquals("DependenciesReady", cond(s, "Ready", "reason"));
+      assertEquals("NotSuspended", cond(s, "Suspended", "reason"));
       assertFalse(Resources.list(Resources.status(s), "podIPs").isEmpty());
     });
   }
 
   void setMode(String ns, String name, String mode) {
-    Resources.ops(client, Kind.SANDBOX).inNamespace(ns).withName(name).edit(s -> {
-      Map<String, Object> spec = Resources.deepCopy(Resources.spec(s));
-      spec.put("operatingMode", mode);
-      s.setAdditionalProperty("spec", spec);
-      return s;
-    });
+    // merge patch without resourceVersion: the controller writes status concurrently
+    Resources.ops(client, Kind.SANDBOX).inNamespace(ns).withName(name).patch(
+        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+        "{\"spec\":{\"operatingMode\":\"" + mode + "\"}}");
   }
 }
