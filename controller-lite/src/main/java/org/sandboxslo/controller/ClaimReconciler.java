@@ -245,7 +245,7 @@ final class ClaimReconciler {
     Map<String, Object> spec = Resources.spec(claim);
     String poolName = Resources.string(Resources.map(spec, "warmPoolRef"), "name");
     if (poolName == null || poolName.isEmpty()) {
-      fleet.warnOnce(claim, "spec.warmPoolRef.name is required");
+      fleet.warnOnce(claim, "not launched: spec.warmPoolRef.name is required");
       setReady(claim, "False", "InvalidMetadata", "spec.warmPoolRef.name is required", now);
       return null;
     }

@@ -136,7 +136,7 @@ public final class ControllerLite implements AutoCloseable {
       }
       r.run();
     } catch (RuntimeException e) {
-      fleet.warnOnce(obj, "event handling failed: " + e);
+      fleet.warnOnce(obj, "skipped: event handling failed: " + e);
     }
   }
 

@@ -132,18 +132,18 @@ final class Fleet {
     }
   }
 
-  /** Logs a malformed object once per uid+resourceVersion. */
+  /** Logs a malformed object once per uid + generation (status writes do not repeat it). */
   void warnOnce(GenericKubernetesResource r, String what) {
     String id =
         r.getMetadata() == null
             ? String.valueOf(System.identityHashCode(r))
-            : r.getMetadata().getUid() + "@" + r.getMetadata().getResourceVersion();
+            : r.getMetadata().getUid() + "@" + r.getMetadata().getGeneration();
     if (warned.add(id + what)) {
       String ref =
           r.getMetadata() == null
               ? "(no metadata)"
               : r.getMetadata().getNamespace() + "/" + r.getMetadata().getName();
-      LOG.warn("{} {}: skipped: {}", r.getKind(), ref, what);
+      LOG.warn("{} {}: {}", r.getKind(), ref, what);
     }
   }
 }

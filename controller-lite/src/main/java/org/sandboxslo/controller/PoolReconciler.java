@@ -89,14 +89,14 @@ final class PoolReconciler {
     Object r = spec.get("replicas");
     if (r != null) {
       if (!(r instanceof Number n) || n.intValue() < 0) {
-        fleet.warnOnce(pool, "spec.replicas must be an integer >= 0, got " + r);
+        fleet.warnOnce(pool, "skipped: spec.replicas must be an integer >= 0, got " + r);
         return null;
       }
       replicas = n.intValue();
     }
     String templateName = Resources.string(Resources.map(spec, "sandboxTemplateRef"), "name");
     if (templateName == null || templateName.isEmpty()) {
-      fleet.warnOnce(pool, "spec.sandboxTemplateRef.name is required");
+      fleet.warnOnce(pool, "skipped: spec.sandboxTemplateRef.name is required");
       return null;
     }
     UpdateStrategy strategy =

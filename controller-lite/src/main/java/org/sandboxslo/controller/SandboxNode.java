@@ -82,7 +82,7 @@ final class SandboxNode {
     if (shutdown != null) {
       Instant at = shutdown instanceof String s ? Resources.parseTime(s) : null;
       if (at == null) {
-        fleet.warnOnce(sb, "spec.shutdownTime is not an RFC3339 time: " + shutdown);
+        fleet.warnOnce(sb, "spec.shutdownTime ignored, not an RFC3339 time: " + shutdown);
       } else if (!now.isBefore(at)) {
         expire(sb, spec, now);
         return null;
@@ -96,7 +96,7 @@ final class SandboxNode {
       return min(requeue, suspend(sb, uid, now));
     }
     if (mode != null && !"Running".equals(mode)) {
-      fleet.warnOnce(sb, "spec.operatingMode must be Running or Suspended, got " + mode);
+      fleet.warnOnce(sb, "skipped: spec.operatingMode must be Running or Suspended, got " + mode);
       return requeue;
     }
     return min(requeue, run(sb, uid, now));

@@ -462,6 +462,30 @@ class ControllerLiteTest {
     });
   }
 
+  @Test
+  void malformedObjectsAreSkippedAndTheControllerKeepsWorking() {
+    String ns = "malformed";
+    GenericKubernetesResource bad = Resources.newObject(Kind.SANDBOX_WARM_POOL, ns);
+    bad.getMetadata().setName("bad-pool");
+    bad.setAdditionalProperty("spec", Map.of("replicas", "lots", "sandboxTemplateRef", Map.of("name", "x")));
+    Resources.ops(client, Kind.SANDBOX_WARM_POOL).inNamespace(ns).resource(bad).create();
+    GenericKubernetesResource noRef = Resources.newObject(Kind.SANDBOX_CLAIM, ns);
+    noRef.getMetadata().setName("no-ref");
+    noRef.setAdditionalProperty("spec", "not a map");
+    Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace(ns).resource(noRef).create();
+    GenericKubernetesResource weird = Resources.newObject(Kind.SANDBOX, ns);
+    weird.getMetadata().setName("weird");
+    weird.setAdditionalProperty("spec", Map.of("shutdownTime", "soon", "podTemplate", "nope"));
+    Resources.ops(client, Kind.SANDBOX).inNamespace(ns).resource(weird).create();
+
+    await().atMost(WAIT).untilAsserted(() ->
+        assertEquals("InvalidMetadata", cond(get(Kind.SANDBOX_CLAIM, ns, "no-ref"), "Ready", "reason")));
+    await().atMost(WAIT).until(() -> Resources.isTrue(get(Kind.SANDBOX, ns, "weird"), "Ready"));
+    createTemplateAndPool(ns, "fine", "busybox:1.37.0", 2, "OnReplenish");
+    awaitPoolReady(ns, "fine-pool", 2);
+    assertTrue(members(ns, "bad-pool").isEmpty());
+  }
+
   void setMode(String ns, String name, String mode) {
     // merge patch without resourceVersion: the controller writes status concurrently
     Resources.ops(client, Kind.SANDBOX).inNamespace(ns).withName(name).patch(
