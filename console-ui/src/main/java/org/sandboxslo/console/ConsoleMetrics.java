@@ -3,6 +3,7 @@ package org.sandboxslo.console;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.time.Duration;
@@ -147,7 +148,7 @@ public final class ConsoleMetrics {
           }
         });
     gauge(
-        "sandbox_slo_claim_to_ready_seconds",
+        "sandbox_slo_claim_to_ready_quantile_seconds",
         Unit.SECONDS,
         "Claim-to-ready latency quantiles (SandboxClaim first seen to Ready) over the window, by"
             + " launch type (all|warm|cold); from HdrHistogram sketches, absent without claims",
@@ -171,6 +172,66 @@ public final class ConsoleMetrics {
             cb.call(t.totals().warmLaunches(), t.key().namespace(), t.key().name(), "warm");
             cb.call(t.totals().coldLaunches(), t.key().namespace(), t.key().name(), "cold");
           }
+        });
+    counter(
+        "sandbox_slo_eligible_claim_launches_total",
+        "Claims that set neither env nor volumeClaimTemplates (a pool could serve them) that became"
+            + " Ready since the console started, by launch type (warm|cold); the warm-hit SLO counts these",
+        new String[] {"namespace", "sandbox_template", "launch_type"},
+        (s, cb) -> {
+          for (SliSnapshot t : s.templates()) {
+            cb.call(t.totals().eligibleWarmLaunches(), t.key().namespace(), t.key().name(), "warm");
+            cb.call(t.totals().eligibleColdLaunches(), t.key().namespace(), t.key().name(), "cold");
+          }
+        });
+    add(new ClaimToReadyHistogram());
+    gauge(
+        "sandbox_slo_refill_stalled",
+        null,
+        "1 while the SandboxWarmPool is below spec.replicas and created no member for longer than"
+            + " expected (finding RefillStalled), else 0",
+        new String[] {"namespace", "warmpool_name", "sandbox_template"},
+        (s, cb) -> {
+          java.util.Set<String> stalled = new java.util.HashSet<>();
+          for (FindingState f : sources.findings()) {
+            if (f.open() && f.finding().kind() == org.sandboxslo.engine.finding.FindingKind.REFILL_STALLED) {
+              stalled.add(f.finding().subject());
+            }
+          }
+          for (SliSnapshot p : s.pools()) {
+            String[] l = poolLabels(p);
+            cb.call(stalled.contains("SandboxWarmPool " + l[0] + "/" + l[1]) ? 1 : 0, l);
+          }
+        });
+    gauge(
+        "sandbox_slo_expired_claims",
+        null,
+        "SandboxClaims kept after expiry, by kind: retained_expired (Ready=False/ClaimExpired under"
+            + " shutdownPolicy Retain) or finished_never_expiring (Finished for 24 h without"
+            + " spec.lifecycle)",
+        new String[] {"namespace", "kind"},
+        (s, cb) -> {
+          for (Map.Entry<String, long[]> e : sources.claimHygiene().entrySet()) {
+            cb.call(e.getValue()[0], e.getKey(), "retained_expired");
+            cb.call(e.getValue()[1], e.getKey(), "finished_never_expiring");
+          }
+        });
+    gauge(
+        "sandbox_slo_findings",
+        null,
+        "Open findings (diagnoses) by kind and severity (info|ticket|high|page|critical)",
+        new String[] {"kind", "severity"},
+        (s, cb) -> {
+          Map<String, Integer> n = new java.util.TreeMap<>();
+          for (FindingState f : sources.findings()) {
+            if (f.open()) {
+              n.merge(f.finding().kind().wireName() + " " + f.finding().severity().wireName(), 1, Integer::sum);
+            }
+          }
+          n.forEach((k, v) -> {
+            String[] parts = k.split(" ");
+            cb.call(v, parts[0], parts[1]);
+          });
         });
     gauge(
         "sandbox_slo_pool_ready_ratio",
@@ -271,6 +332,52 @@ public final class ConsoleMetrics {
                 })
             .build();
     add(ingest);
+  }
+
+  /**
+   * {@code sandbox_slo_claim_to_ready_seconds}: a classic histogram of claim-to-ready latency per
+   * template and launch type (buckets {@link Totals#LATENCY_BUCKETS_SECONDS} + +Inf), cumulative
+   * since start, built from the engine totals at scrape time.
+   */
+  private final class ClaimToReadyHistogram implements Collector {
+    @Override
+    public MetricSnapshot collect() {
+      io.prometheus.metrics.model.snapshots.HistogramSnapshot.Builder b =
+          io.prometheus.metrics.model.snapshots.HistogramSnapshot.builder()
+              .name("sandbox_slo_claim_to_ready_seconds")
+              .help("Claim-to-ready latency (SandboxClaim first seen to Ready) since the console started,"
+                  + " by launch type (warm|cold)")
+              .unit(Unit.SECONDS);
+      FleetSnapshot s = sources.snapshot();
+      if (s != null) {
+        List<Double> bounds = new ArrayList<>(Totals.LATENCY_BUCKETS_SECONDS);
+        bounds.add(Double.POSITIVE_INFINITY);
+        for (SliSnapshot t : s.templates()) {
+          Totals x = t.totals();
+          point(b, bounds, x.claimToReadyWarm(), x.claimToReadyWarmSumSeconds(), t, "warm");
+          point(b, bounds, x.claimToReadyCold(), x.claimToReadyColdSumSeconds(), t, "cold");
+        }
+      }
+      return b.build();
+    }
+
+    private void point(io.prometheus.metrics.model.snapshots.HistogramSnapshot.Builder b, List<Double> bounds,
+        List<Long> counts, double sum, SliSnapshot t, String launchType) {
+      if (counts.size() != bounds.size()) {
+        return;
+      }
+      b.dataPoint(io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot.builder()
+          .classicHistogramBuckets(io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets.of(bounds, counts))
+          .sum(sum)
+          .labels(io.prometheus.metrics.model.snapshots.Labels.of(
+              "launch_type", launchType, "namespace", t.key().namespace(), "sandbox_template", t.key().name()))
+          .build());
+    }
+
+    @Override
+    public String getPrometheusName() {
+      return "sandbox_slo_claim_to_ready_seconds";
+    }
   }
 
   private static void quantiles(

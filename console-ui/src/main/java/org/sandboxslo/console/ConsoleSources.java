@@ -34,4 +34,17 @@ public interface ConsoleSources {
   default List<Duration> windows() {
     return EngineConfig.defaults().windows();
   }
+
+  /** Open findings and recently closed ones, most severe first; empty when none or not computed. */
+  default List<FindingState> findings() {
+    return List.of();
+  }
+
+  /**
+   * Claim hygiene per namespace: {@code [retained expired claims, finished claims without
+   * lifecycle]}; empty when unknown.
+   */
+  default Map<String, long[]> claimHygiene() {
+    return Map.of();
+  }
 }

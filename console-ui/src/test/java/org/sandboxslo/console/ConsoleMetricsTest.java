@@ -70,16 +70,16 @@ class ConsoleMetricsTest {
                 + "window=\"5m\"} 0.8333"),
         samples(text, "sandbox_slo_warm_hit_ratio"));
     // 5m: all/warm/cold x 3 quantiles; 1h: only "all" (warm and cold summaries are null)
-    List<String> c2r = samples(text, "sandbox_slo_claim_to_ready_seconds");
+    List<String> c2r = samples(text, "sandbox_slo_claim_to_ready_quantile_seconds");
     assertEquals(12, c2r.size(), String.join("\n", c2r));
     assertTrue(
         c2r.contains(
-            "sandbox_slo_claim_to_ready_seconds{launch_type=\"cold\",namespace=\"demo\","
+            "sandbox_slo_claim_to_ready_quantile_seconds{launch_type=\"cold\",namespace=\"demo\","
                 + "quantile=\"0.95\",sandbox_template=\"python-runtime\",window=\"5m\"} 3.4"),
         String.join("\n", c2r));
     assertTrue(
         c2r.contains(
-            "sandbox_slo_claim_to_ready_seconds{launch_type=\"all\",namespace=\"demo\","
+            "sandbox_slo_claim_to_ready_quantile_seconds{launch_type=\"all\",namespace=\"demo\","
                 + "quantile=\"0.5\",sandbox_template=\"python-runtime\",window=\"5m\"} 0.15"),
         String.join("\n", c2r));
     assertEquals(
@@ -168,7 +168,7 @@ class ConsoleMetricsTest {
     ConsoleMetrics metrics = ConsoleMetrics.register(registry, sources);
     String om =
         ExpositionFormats.init().getOpenMetricsTextFormatWriter().toDebugString(registry.scrape());
-    assertTrue(om.contains("# UNIT sandbox_slo_claim_to_ready_seconds seconds\n"), om);
+    assertTrue(om.contains("# UNIT sandbox_slo_claim_to_ready_quantile_seconds seconds\n"), om);
     assertTrue(om.contains("# UNIT sandbox_slo_warm_hit_ratio ratio\n"), om);
     assertTrue(om.endsWith("# EOF\n"), om);
     assertThrows(

@@ -461,6 +461,26 @@ public final class FleetEngine {
     return new Diagnoser(this, config, now, snapshot(now)).run();
   }
 
+  /**
+   * Claim hygiene per namespace (C09): {@code [retained expired, finished without lifecycle]}.
+   * Retained expired = Ready=False/ClaimExpired; finished without lifecycle = Finished=True for at
+   * least {@code finishedFor} and no spec.lifecycle.
+   */
+  public Map<String, long[]> claimHygiene(Instant now, Duration finishedFor) {
+    Map<String, long[]> out = new TreeMap<>();
+    for (ClaimView c : claims.values()) {
+      if (c.ready() != null && c.ready().isFalse() && "ClaimExpired".equals(c.ready().reason())) {
+        out.computeIfAbsent(c.ref().namespace(), x -> new long[2])[0]++;
+      } else if (c.finished() != null && c.finished().isTrue() && c.shutdownPolicy() == null
+          && c.shutdownTime() == null && c.ttlSecondsAfterFinished() == null
+          && c.finished().lastTransitionTime() != null
+          && !c.finished().lastTransitionTime().plus(finishedFor).isAfter(now)) {
+        out.computeIfAbsent(c.ref().namespace(), x -> new long[2])[1]++;
+      }
+    }
+    return out;
+  }
+
   // ---- SLOs
 
   /**

@@ -274,6 +274,7 @@ class FleetEngineTest {
     // buckets 0.1,0.25,0.5,1,...: 0.25 s → le 0.25, 0.5 s → le 0.5; 28 s → le 30
     assertEquals(java.util.List.of(0L, 1L, 1L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), t.claimToReadyWarm());
     assertEquals(1L, t.claimToReadyCold().get(7));
-    assertEquals(28.75, t.claimToReadySumSeconds(), 1e-6);
+    assertEquals(0.75, t.claimToReadyWarmSumSeconds(), 1e-6);
+    assertEquals(28.0, t.claimToReadyColdSumSeconds(), 1e-6);
   }
 }

@@ -17,6 +17,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.sandboxslo.console.ConsoleSources;
+import org.sandboxslo.console.FindingState;
+import org.sandboxslo.engine.finding.DiagnosisConfig;
+import org.sandboxslo.engine.finding.Finding;
 import org.sandboxslo.engine.FleetEngine;
 import org.sandboxslo.engine.model.FleetEvent;
 import org.sandboxslo.engine.sli.FleetSnapshot;
@@ -40,6 +43,14 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
   private final AtomicLong failed = new AtomicLong();
   private volatile FleetSnapshot latest;
   private volatile List<SloStatus> latestSlos = List.of();
+  private volatile List<FindingState> latestFindings = List.of();
+  private volatile Map<String, long[]> latestHygiene = Map.of();
+  private final DiagnosisConfig diagnosis;
+  private final Duration findingsEvery;
+  private java.time.Instant lastDiagnosis;
+  /** Key (kind + subject) → state; touched only on the engine thread. */
+  private final Map<String, FindingState> findingLog = new java.util.LinkedHashMap<>();
+  private static final int CLOSED_KEPT = 200;
 
   /**
    * @param engine the engine; from now on touched only by this loop's thread
@@ -48,6 +59,17 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
    * @param ingestErrors collector ingest error counts keyed {@code kind/reason}
    */
   public EngineLoop(FleetEngine engine, Clock clock, Duration refresh, Supplier<Map<String, Long>> ingestErrors) {
+    this(engine, clock, refresh, ingestErrors, DiagnosisConfig.defaults(), Duration.ofSeconds(5));
+  }
+
+  /**
+   * @param diagnosis thresholds of the findings
+   * @param findingsEvery how often findings are recomputed (they scan every pool's members)
+   */
+  public EngineLoop(FleetEngine engine, Clock clock, Duration refresh, Supplier<Map<String, Long>> ingestErrors,
+      DiagnosisConfig diagnosis, Duration findingsEvery) {
+    this.diagnosis = Objects.requireNonNull(diagnosis, "diagnosis");
+    this.findingsEvery = Objects.requireNonNull(findingsEvery, "findingsEvery");
     this.engine = Objects.requireNonNull(engine, "engine");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ingestErrors = Objects.requireNonNull(ingestErrors, "ingestErrors");
@@ -83,11 +105,58 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
 
   private void publish() {
     try {
-      latest = engine.snapshot(clock.instant());
-      latestSlos = engine.slos(clock.instant());
+      java.time.Instant now = clock.instant();
+      latest = engine.snapshot(now);
+      latestSlos = engine.slos(now);
+      if (lastDiagnosis == null || !now.isBefore(lastDiagnosis.plus(findingsEvery))) {
+        lastDiagnosis = now;
+        diagnose(now);
+      }
     } catch (RuntimeException e) {
       LOG.warn("snapshot failed: {}", e.toString());
     }
+  }
+
+  private void diagnose(java.time.Instant now) {
+    List<Finding> current = engine.findings(now, diagnosis);
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (Finding f : current) {
+      String key = f.kind().wireName() + " " + f.subject();
+      seen.add(key);
+      FindingState prev = findingLog.get(key);
+      java.time.Instant first = prev != null && prev.open() ? prev.firstSeen() : now;
+      if (f.firstSeen() != null && f.firstSeen().isBefore(first)) {
+        first = f.firstSeen();
+      }
+      findingLog.put(key, new FindingState(f, first, null));
+    }
+    int closed = 0;
+    for (java.util.Iterator<Map.Entry<String, FindingState>> it = findingLog.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, FindingState> e = it.next();
+      if (!seen.contains(e.getKey()) && e.getValue().open()) {
+        e.setValue(new FindingState(e.getValue().finding(), e.getValue().firstSeen(), now));
+      }
+      if (!e.getValue().open() && ++closed > CLOSED_KEPT) {
+        it.remove();
+      }
+    }
+    List<FindingState> out = new java.util.ArrayList<>(findingLog.values());
+    out.sort(java.util.Comparator.comparing((FindingState s) -> s.open() ? 0 : 1)
+        .thenComparing(s -> s.finding().severity(), java.util.Comparator.reverseOrder())
+        .thenComparing(s -> s.finding().kind().wireName())
+        .thenComparing(s -> s.finding().subject()));
+    latestFindings = List.copyOf(out);
+    latestHygiene = Map.copyOf(engine.claimHygiene(now, diagnosis.finishedWithoutLifecycleWarnAfter()));
+  }
+
+  @Override
+  public List<FindingState> findings() {
+    return latestFindings;
+  }
+
+  @Override
+  public Map<String, long[]> claimHygiene() {
+    return latestHygiene;
   }
 
   /**

@@ -30,7 +30,8 @@ public final class SliSeries {
   private long eligibleColdTotal;
   private final long[] warmLatencyBuckets = new long[Totals.LATENCY_BUCKETS_SECONDS.size() + 1];
   private final long[] coldLatencyBuckets = new long[Totals.LATENCY_BUCKETS_SECONDS.size() + 1];
-  private double latencySumSeconds;
+  private double warmLatencySumSeconds;
+  private double coldLatencySumSeconds;
 
   /** The kind of latency sample. */
   public enum Sample {
@@ -93,7 +94,11 @@ public final class SliSeries {
     }
     if (latency != null) {
       double secs = Math.max(0, latency.toNanos()) / 1e9;
-      latencySumSeconds += secs;
+      if (warm) {
+        warmLatencySumSeconds += secs;
+      } else {
+        coldLatencySumSeconds += secs;
+      }
       int i = 0;
       while (i < Totals.LATENCY_BUCKETS_SECONDS.size() && secs > Totals.LATENCY_BUCKETS_SECONDS.get(i)) {
         i++;
@@ -173,7 +178,7 @@ public final class SliSeries {
   public Totals totals() {
     return new Totals(warmTotal, coldTotal, resumeSuccessTotal, resumeErrorTotal, resumeTimeoutTotal,
         eligibleWarmTotal, eligibleColdTotal, boxed(warmLatencyBuckets), boxed(coldLatencyBuckets),
-        latencySumSeconds);
+        warmLatencySumSeconds, coldLatencySumSeconds);
   }
 
   private static List<Long> boxed(long[] a) {

@@ -15,7 +15,8 @@ import java.util.List;
  * @param claimToReadyWarm warm claim-to-ready counts per bucket of {@link #LATENCY_BUCKETS_SECONDS}
  *     (non-cumulative, last entry is +Inf), empty when unknown
  * @param claimToReadyCold the same for cold launches
- * @param claimToReadySumSeconds Σ claim-to-ready latency of all counted claims, seconds
+ * @param claimToReadyWarmSumSeconds Σ claim-to-ready latency of warm claims, seconds
+ * @param claimToReadyColdSumSeconds Σ claim-to-ready latency of cold claims, seconds
  */
 public record Totals(
     long warmLaunches,
@@ -27,7 +28,8 @@ public record Totals(
     long eligibleColdLaunches,
     List<Long> claimToReadyWarm,
     List<Long> claimToReadyCold,
-    double claimToReadySumSeconds) {
+    double claimToReadyWarmSumSeconds,
+    double claimToReadyColdSumSeconds) {
 
   /** Upper bounds (seconds) of the exported claim-to-ready histogram; +Inf is implicit. */
   public static final List<Double> LATENCY_BUCKETS_SECONDS =
@@ -42,7 +44,7 @@ public record Totals(
 
   /** Launch and resume counts only (no eligibility or latency buckets). */
   public Totals(long warmLaunches, long coldLaunches, long resumeSuccess, long resumeError, long resumeTimeout) {
-    this(warmLaunches, coldLaunches, resumeSuccess, resumeError, resumeTimeout, 0, 0, List.of(), List.of(), 0);
+    this(warmLaunches, coldLaunches, resumeSuccess, resumeError, resumeTimeout, 0, 0, List.of(), List.of(), 0, 0);
   }
 
   public Totals plus(Totals o) {
@@ -56,7 +58,8 @@ public record Totals(
         eligibleColdLaunches + o.eligibleColdLaunches,
         add(claimToReadyWarm, o.claimToReadyWarm),
         add(claimToReadyCold, o.claimToReadyCold),
-        claimToReadySumSeconds + o.claimToReadySumSeconds);
+        claimToReadyWarmSumSeconds + o.claimToReadyWarmSumSeconds,
+        claimToReadyColdSumSeconds + o.claimToReadyColdSumSeconds);
   }
 
   private static List<Long> add(List<Long> a, List<Long> b) {

@@ -166,6 +166,10 @@ class MainJobE2E {
     assertTrue(m.contains("agent_sandbox_warmpool_size{namespace=\"demo\",sandbox_status=\"ready\",sandbox_template=\"python-runtime\",warmpool_name=\"python-runtime-pool\"}"), m);
     assertTrue(m.contains("sandbox_slo_warm_hit_ratio{namespace=\"demo\",sandbox_template=\"python-runtime\",window=\"1h\"}"));
     assertTrue(m.contains("sandbox_slo_claim_launches_total{"));
+    assertTrue(m.contains("sandbox_slo_eligible_claim_launches_total{"));
+    assertTrue(m.contains("sandbox_slo_claim_to_ready_seconds_bucket{launch_type=\"warm\",namespace=\"demo\",sandbox_template=\"python-runtime\",le=\"+Inf\"}"), m);
+    assertTrue(m.contains("sandbox_slo_claim_to_ready_quantile_seconds{"));
+    assertTrue(m.contains("sandbox_slo_refill_stalled{namespace=\"demo\",sandbox_template=\"python-runtime\",warmpool_name=\"python-runtime-pool\"} 0"), m);
     assertTrue(m.contains("# HELP agent_sandbox_resume_total"));
     assertTrue(m.contains("sandbox_slo_informer_synced{kind=\"SandboxClaim\"} 1"));
     assertFalse(m.contains("NaN"));
