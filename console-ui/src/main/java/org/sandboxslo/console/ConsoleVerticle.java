@@ -142,6 +142,7 @@ public final class ConsoleVerticle extends VerticleBase {
     r.get("/api/v1/templates/:ns/:name/history").handler(ctx -> history(ctx, Scope.TEMPLATE));
     r.get("/api/v1/pools/:ns/:name/history").handler(ctx -> history(ctx, Scope.POOL));
     r.get("/api/v1/status").handler(this::status);
+    r.get("/api/v1/findings").handler(this::findings);
     r.get("/api/v1/stream").handler(this::stream);
     r.get("/api/v1/openapi.yaml")
         .handler(
@@ -355,6 +356,52 @@ public final class ConsoleVerticle extends VerticleBase {
                                 .put("rows", null)
                                 .put("error", e.getMessage())));
     storeJson.onSuccess(j -> ok(ctx, body.put("store", j))).onFailure(ctx::fail);
+  }
+
+  private static final java.util.List<String> FINDING_STATES = java.util.List.of("open", "closed", "all");
+
+  /**
+   * {@code GET /api/v1/findings?kind=&severity=&subject=&state=open|closed|all}: tracked findings,
+   * open first, most severe first. {@code severity} keeps findings at or above it; {@code subject}
+   * matches a substring of the subject (e.g. {@code team-a/pool-py}). 400 for an unknown kind,
+   * severity or state.
+   */
+  private void findings(RoutingContext ctx) {
+    String kind = ctx.request().getParam("kind");
+    String severity = ctx.request().getParam("severity");
+    String subject = ctx.request().getParam("subject");
+    String state = ctx.request().getParam("state", "open");
+    if (kind != null && org.sandboxslo.engine.finding.FindingKind.ofWireName(kind) == null) {
+      java.util.List<String> known = new java.util.ArrayList<>();
+      for (org.sandboxslo.engine.finding.FindingKind k : org.sandboxslo.engine.finding.FindingKind.values()) {
+        known.add(k.wireName());
+      }
+      throw new ApiException(400, "bad request", "kind", "unknown finding kind '" + kind + "'; known: " + String.join(", ", known));
+    }
+    org.sandboxslo.engine.finding.Severity min = null;
+    if (severity != null) {
+      for (org.sandboxslo.engine.finding.Severity x : org.sandboxslo.engine.finding.Severity.values()) {
+        if (x.wireName().equals(severity)) {
+          min = x;
+        }
+      }
+      if (min == null) {
+        throw new ApiException(400, "bad request", "severity", "unknown severity '" + severity + "'; known: info, ticket, high, page, critical");
+      }
+    }
+    if (!FINDING_STATES.contains(state)) {
+      throw new ApiException(400, "bad request", "state", "unknown state '" + state + "'; known: open, closed, all");
+    }
+    io.vertx.core.json.JsonArray items = new io.vertx.core.json.JsonArray();
+    for (FindingState f : sources.findings()) {
+      if ((kind == null || f.finding().kind().wireName().equals(kind))
+          && (min == null || f.finding().severity().compareTo(min) >= 0)
+          && (subject == null || f.finding().subject().contains(subject))
+          && (state.equals("all") || state.equals("open") == f.open())) {
+        items.add(SnapshotJson.finding(f));
+      }
+    }
+    ok(ctx, new JsonObject().put("items", items));
   }
 
   private void stream(RoutingContext ctx) {

@@ -205,4 +205,36 @@ public final class SnapshotJson {
   private static Double finite(Double v) {
     return v == null || !Double.isFinite(v) ? null : v;
   }
+
+  /** A finding as JSON: kind, subject, severity, times, explanation, evidence, objects, runbook, proposals. */
+  public static JsonObject finding(org.sandboxslo.engine.finding.Finding f) {
+    io.vertx.core.json.JsonArray ev = new io.vertx.core.json.JsonArray();
+    for (org.sandboxslo.engine.finding.Evidence e : f.evidence()) {
+      ev.add(new JsonObject().put("name", e.name()).put("value", e.value()).put("arithmetic", e.arithmetic()));
+    }
+    io.vertx.core.json.JsonArray ps = new io.vertx.core.json.JsonArray();
+    for (org.sandboxslo.engine.finding.Proposal p : f.proposals()) {
+      ps.add(new JsonObject().put("action", p.action()).put("summary", p.summary())
+          .put("steps", new io.vertx.core.json.JsonArray(p.steps())).put("automatic", p.automatic()));
+    }
+    return new JsonObject()
+        .put("kind", f.kind().wireName())
+        .put("subject", f.subject())
+        .put("severity", f.severity().wireName())
+        .put("firstSeen", f.firstSeen() == null ? null : f.firstSeen().toString())
+        .put("lastSeen", f.lastSeen() == null ? null : f.lastSeen().toString())
+        .put("explanation", f.explanation())
+        .put("evidence", ev)
+        .put("objects", new io.vertx.core.json.JsonArray(f.objects()))
+        .put("runbook", "runbooks/" + f.runbook() + ".md")
+        .put("proposals", ps);
+  }
+
+  /** A tracked finding: {@link #finding} plus {@code state} (open|closed), {@code openedAt}, {@code closedAt}. */
+  public static JsonObject finding(FindingState s) {
+    return finding(s.finding())
+        .put("state", s.open() ? "open" : "closed")
+        .put("openedAt", s.firstSeen().toString())
+        .put("closedAt", s.closedAt() == null ? null : s.closedAt().toString());
+  }
 }

@@ -58,28 +58,9 @@ public record ReplayResult(
     return out;
   }
 
-  /** A finding as JSON (also used by the findings API). */
+  /** A finding as JSON (the same shape as the findings API). */
   public static JsonObject findingJson(Finding f) {
-    JsonArray ev = new JsonArray();
-    for (Evidence e : f.evidence()) {
-      ev.add(new JsonObject().put("name", e.name()).put("value", e.value()).put("arithmetic", e.arithmetic()));
-    }
-    JsonArray ps = new JsonArray();
-    for (Proposal p : f.proposals()) {
-      ps.add(new JsonObject().put("action", p.action()).put("summary", p.summary())
-          .put("steps", new JsonArray(p.steps())).put("automatic", p.automatic()));
-    }
-    return new JsonObject()
-        .put("kind", f.kind().wireName())
-        .put("subject", f.subject())
-        .put("severity", f.severity().wireName())
-        .put("firstSeen", f.firstSeen() == null ? null : f.firstSeen().toString())
-        .put("lastSeen", f.lastSeen() == null ? null : f.lastSeen().toString())
-        .put("explanation", f.explanation())
-        .put("evidence", ev)
-        .put("objects", new JsonArray(f.objects()))
-        .put("runbook", "runbooks/" + f.runbook() + ".md")
-        .put("proposals", ps);
+    return SnapshotJson.finding(f);
   }
 
   public String toText() {

@@ -178,6 +178,23 @@ class MainJobE2E {
   }
 
   @Test
+  void envClaimsAreDiagnosedAsSilentColdStartsNotAsASmallPool() {
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      JsonNode items = Http.get(api("/api/v1/findings?kind=SilentColdStart")).json().get("items");
+      assertEquals(1, items.size(), items.toString());
+      JsonNode f = items.get(0);
+      assertEquals("SandboxTemplate demo/data-notebook", f.get("subject").asText());
+      assertEquals("info", f.get("severity").asText());
+      assertEquals("open", f.get("state").asText());
+      assertEquals("runbooks/SandboxForcedColdStarts.md", f.get("runbook").asText());
+      assertEquals("None", f.get("proposals").get(0).get("action").asText());
+    });
+    JsonNode bad = Http.get(api("/api/v1/findings?kind=Nope")).json();
+    assertEquals("kind", bad.get("field").asText());
+    assertEquals(400, Http.get(api("/api/v1/findings?state=sometimes")).status());
+  }
+
+  @Test
   void historyRowsArePresentInPostgres() throws Exception {
     await().atMost(Duration.ofSeconds(30)).until(() -> {
       Long rows = app.storage().store().count().toCompletionStage().toCompletableFuture().get();
