@@ -20,9 +20,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -70,6 +72,7 @@ public final class SandboxCollector implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SandboxCollector.class);
   private static final long SYNC_POLL_MILLIS = 50;
   private static final int WARNED_MAX = 10_000;
+  private static final long STOP_WAIT_SECONDS = 5;
 
   private final KubernetesClient client;
   private final CollectorConfig config;
@@ -257,6 +260,23 @@ public final class SandboxCollector implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Store writes that carried a resourceVersion the store already held (watch replays: the fabric8
+   * mock re-sends every current object as ADDED when a watch starts), summed over the current
+   * informers of a kind. Tests use it to know when the mock has finished sending.
+   */
+  long sameVersionWrites(Kind kind) {
+    long n = 0;
+    synchronized (this) {
+      for (Watch w : watches) {
+        if (w.kind == kind) {
+          n += w.sameVersionWrites.sum();
+        }
+      }
+    }
+    return n;
+  }
+
   private void periodicRelist() {
     try {
       LOG.debug("collector: periodic full re-list");
@@ -326,6 +346,9 @@ public final class SandboxCollector implements AutoCloseable {
     SharedIndexInformer<GenericKubernetesResource> informer;
     Handler handler;
 
+    /** Store writes of an unchanged resourceVersion by the current informer (watch replays). */
+    LongAdder sameVersionWrites = new LongAdder();
+
     /**
      * key → uid of objects delivered by earlier informer instances and not yet seen again by the
      * current one; what is left when it has synced has vanished meanwhile.
@@ -346,12 +369,26 @@ public final class SandboxCollector implements AutoCloseable {
       Informable<GenericKubernetesResource> scope =
           namespace == null ? op.inAnyNamespace() : op.inNamespace(namespace);
       SharedIndexInformer<GenericKubernetesResource> inf = scope.runnableInformer(0);
+      LongAdder sameVersion = new LongAdder();
+      sameVersionWrites = sameVersion;
       inf.itemStore(
           new ReducedStateItemStore<>(
               ReducedStateItemStore.NAME_KEY_STATE,
               GenericKubernetesResource.class,
               client.getKubernetesSerialization(),
-              "metadata.uid"));
+              "metadata.uid") {
+            @Override
+            public GenericKubernetesResource put(String key, GenericKubernetesResource obj) {
+              GenericKubernetesResource old = super.put(key, obj);
+              if (old != null
+                  && Objects.equals(
+                      old.getMetadata().getResourceVersion(),
+                      obj.getMetadata().getResourceVersion())) {
+                sameVersion.increment(); // a replay of an object the store already holds
+              }
+              return old;
+            }
+          });
       inf.addEventHandler(handler);
       inf.exceptionHandler(
           (isStarted, t) -> {
@@ -387,6 +424,14 @@ public final class SandboxCollector implements AutoCloseable {
       }
       if (informer != null) {
         informer.close();
+        try {
+          // let the watch actually end before a new one starts (and before callers go on)
+          informer.stopped().toCompletableFuture().get(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+          LOG.debug("collector: {} informer stop: {}", kind.kindName(), e.toString());
+        }
       }
     }
 

@@ -25,7 +25,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.sandboxslo.engine.model.ClaimView;
 import org.sandboxslo.engine.model.FleetEvent;
@@ -36,10 +36,15 @@ import org.sandboxslo.engine.model.PoolView;
 import org.sandboxslo.engine.model.SandboxView;
 import org.sandboxslo.engine.model.TemplateView;
 
-/** The collector against the fabric8 mock API server in CRUD mode with the upstream CRDs. */
+/**
+ * The collector against the fabric8 mock API server in CRUD mode with the upstream CRDs. One mock
+ * server per test (instance field): closing a watch while the mock is still sending on it blocks
+ * the mock's event loop for 30 s (its close handler waits for the pending write, which needs that
+ * same loop), so a test must never inherit a mock another test may have wedged on teardown.
+ */
 @EnableKubernetesMockClient(crud = true)
 class SandboxCollectorTest {
-  static KubernetesClient client;
+  KubernetesClient client;
 
   private static final Instant NOW = Instant.parse("2026-09-01T10:00:00Z");
   private static final Duration WAIT = Duration.ofSeconds(15);
@@ -47,8 +52,13 @@ class SandboxCollectorTest {
   private final List<FleetEvent> events = new CopyOnWriteArrayList<>();
   private SandboxCollector collector;
 
-  @BeforeAll
-  static void installCrds() throws IOException {
+  /** The collector's namespace (null = all) and its objects per kind when it started. */
+  private String scope;
+
+  private final Map<Kind, Integer> atStart = new java.util.EnumMap<>(Kind.class);
+
+  @BeforeEach
+  void installCrds() throws IOException {
     Path crds = CaseFiles.shared().resolve("upstream/agent-sandbox/k8s/crds");
     try (Stream<Path> files = Files.list(crds)) {
       for (Path p : files.sorted().toList()) {
@@ -62,11 +72,16 @@ class SandboxCollectorTest {
   @AfterEach
   void stop() {
     if (collector != null) {
+      awaitReplayed(); // see the class comment
       collector.close();
     }
   }
 
   private SandboxCollector start(String namespace, Consumer<FleetEvent> sink) {
+    scope = namespace;
+    for (Kind k : Kind.values()) {
+      atStart.put(k, count(k));
+    }
     CollectorConfig cfg =
         CollectorConfig.fromMap(
             namespace == null
@@ -82,7 +97,7 @@ class SandboxCollectorTest {
     return start(namespace, events::add);
   }
 
-  static GenericKubernetesResource create(Kind kind, String ns, String yaml) {
+  GenericKubernetesResource create(Kind kind, String ns, String yaml) {
     GenericKubernetesResource r =
         client.getKubernetesSerialization().unmarshal(yaml, GenericKubernetesResource.class);
     return client
@@ -92,7 +107,7 @@ class SandboxCollectorTest {
         .create();
   }
 
-  static GenericKubernetesResource template(String ns, String name) {
+  GenericKubernetesResource template(String ns, String name) {
     return create(
         Kind.SANDBOX_TEMPLATE,
         ns,
@@ -108,7 +123,7 @@ class SandboxCollectorTest {
             .formatted(name, ns));
   }
 
-  static GenericKubernetesResource pool(String ns, String name, String template) {
+  GenericKubernetesResource pool(String ns, String name, String template) {
     return create(
         Kind.SANDBOX_WARM_POOL,
         ns,
@@ -121,7 +136,7 @@ class SandboxCollectorTest {
             .formatted(name, ns, template));
   }
 
-  static GenericKubernetesResource sandbox(String ns, String name, String pool, String poolUid) {
+  GenericKubernetesResource sandbox(String ns, String name, String pool, String poolUid) {
     return create(
         Kind.SANDBOX,
         ns,
@@ -142,7 +157,7 @@ class SandboxCollectorTest {
             .formatted(name, ns, pool, poolUid));
   }
 
-  static GenericKubernetesResource claim(String ns, String name, String pool) {
+  GenericKubernetesResource claim(String ns, String name, String pool) {
     String ref = pool == null ? "" : "warmPoolRef: {name: " + pool + "}";
     return create(
         Kind.SANDBOX_CLAIM,
@@ -321,6 +336,7 @@ class SandboxCollectorTest {
         before.stream().map(s -> s.substring(s.indexOf(' ') + 1)).collect(Collectors.toSet()));
 
     events.clear();
+    awaitReplayed();
     collector.relist();
     assertFalse(collector.hasSynced());
     await().atMost(WAIT).until(collector::hasSynced);
@@ -334,7 +350,7 @@ class SandboxCollectorTest {
 
     // an object deleted while no informer watched is reported once the new informer has synced
     events.clear();
-    collector.suspendWatches();
+    suspendAndLetTheMockSettle(ns);
     client
         .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_CLAIM))
         .inNamespace(ns)
@@ -367,7 +383,7 @@ class SandboxCollectorTest {
             .get()
             .getMetadata()
             .getUid();
-    collector.suspendWatches();
+    suspendAndLetTheMockSettle(ns);
     client
         .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_CLAIM))
         .inNamespace(ns)
@@ -424,7 +440,41 @@ class SandboxCollectorTest {
     awaitUpsert("t-all-2", "c2", null);
   }
 
-  private static String rv(String ns, Kind kind, String name) {
+  /**
+   * Mock-server limit: its watch listener's close handler blocks the mock's only event loop until
+   * pending event sends finish (up to 1 min), so a change racing the close of a watch can wedge the
+   * mock. suspendWatches() waits for the informers to stop; one read afterwards is queued behind
+   * the close frames, so the mock has processed them before the test changes anything.
+   */
+  private void suspendAndLetTheMockSettle(String ns) {
+    awaitReplayed();
+    collector.suspendWatches();
+    client
+        .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_CLAIM))
+        .inNamespace(ns)
+        .list();
+  }
+
+  /**
+   * Waits until the mock has re-sent (and the informers received) every object of the namespace as
+   * it does when a watch starts, so closing the watches cannot race a pending send.
+   */
+  private void awaitReplayed() {
+    for (Kind k : Kind.values()) {
+      long n = Math.min(atStart.get(k), count(k));
+      await().atMost(WAIT).until(() -> collector.sameVersionWrites(k) >= n);
+    }
+  }
+
+  /** Objects of a kind in the collector's scope (its namespace, or all). */
+  private int count(Kind k) {
+    var op = client.genericKubernetesResources(SandboxCollector.context(k));
+    return (scope == null ? op.inAnyNamespace().list() : op.inNamespace(scope).list())
+        .getItems()
+        .size();
+  }
+
+  private String rv(String ns, Kind kind, String name) {
     return client
         .genericKubernetesResources(SandboxCollector.context(kind))
         .inNamespace(ns)
