@@ -20,7 +20,9 @@ import org.sandboxslo.engine.Durations;
  *       absent = all namespaces (one cluster-wide informer per kind). Default: all.
  *   <li>{@code sloconsole.collector.resync-period}: how often every informer is closed and
  *       re-listed from the API server as a fail-safe against lost watch events ({@code 30s}, {@code
- *       5m}, ...; {@code 0s} disables). Default {@code 5m}.
+ *       5m}, ...; {@code 0s} disables). Default {@code 5m}. Use {@code 0s} when the API server is
+ *       the fabric8 mock (embedded mode): closing a watch there can stall the mock for 30 s (see
+ *       {@code collector/DESIGN.md}).
  * </ul>
  *
  * @param namespaces namespaces to watch, sorted and distinct, each a DNS-1123 label; empty = all
