@@ -17,6 +17,7 @@ import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.model.ObjectView;
 import org.sandboxslo.engine.model.OwnerView;
 import org.sandboxslo.engine.model.PoolView;
+import org.sandboxslo.engine.model.ReservedKey;
 import org.sandboxslo.engine.model.SandboxView;
 import org.sandboxslo.engine.model.TemplateView;
 import org.sandboxslo.engine.upstream.Blueprints;
@@ -190,7 +191,56 @@ public final class ObjectViews {
         Blueprints.digest(spec),
         r.string("spec", "envVarsInjectionPolicy"),
         r.string("spec", "volumeClaimTemplatesPolicy"),
-        Blueprints.images(spec));
+        Blueprints.images(spec),
+        interned(spec));
+  }
+
+  /**
+   * Canonical blueprints are shared between objects with the same digest (pool members of one
+   * template generation), so keeping them costs one map per distinct blueprint, not per member.
+   * Bounded: beyond {@value #BLUEPRINT_CACHE} distinct blueprints the oldest is forgotten (a later
+   * member then gets its own copy; correctness does not depend on sharing).
+   */
+  private static final int BLUEPRINT_CACHE = 1024;
+
+  private static final Map<String, Map<String, Object>> BLUEPRINTS =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Map<String, Object>> e) {
+              return size() > BLUEPRINT_CACHE;
+            }
+          });
+
+  private static Map<String, Object> interned(Map<String, ?> spec) {
+    String digest = Blueprints.digest(spec);
+    return BLUEPRINTS.computeIfAbsent(
+        digest, d -> java.util.Collections.unmodifiableMap(Blueprints.canonical(spec)));
+  }
+
+  /** Reserved agents.x-k8s.io keys on metadata and pod template metadata (evidence, C10). */
+  private static List<ReservedKey> reservedKeys(Reader r) {
+    List<ReservedKey> out = new java.util.ArrayList<>();
+    addReserved(out, "label", r.map("metadata", "labels"));
+    addReserved(out, "annotation", r.map("metadata", "annotations"));
+    addReserved(out, "podTemplate.label", r.map("spec", "podTemplate", "metadata", "labels"));
+    addReserved(
+        out, "podTemplate.annotation", r.map("spec", "podTemplate", "metadata", "annotations"));
+    return out;
+  }
+
+  private static void addReserved(List<ReservedKey> out, String location, Map<String, ?> m) {
+    if (m == null) {
+      return;
+    }
+    new java.util.TreeMap<String, Object>(m)
+        .forEach(
+            (k, v) -> {
+              if (k.startsWith(Labels.RESERVED_PREFIX)
+                  || k.startsWith(Labels.RESERVED_EXTENSIONS_PREFIX)) {
+                out.add(new ReservedKey(location, k, String.valueOf(v)));
+              }
+            });
   }
 
   private static PoolView pool(Reader r, ObjectRef ref, String uid, String rv) {
@@ -230,7 +280,11 @@ public final class ObjectViews {
         r.condition("Suspended"),
         r.condition("PodScheduled"),
         r.time(false, "spec", "shutdownTime"),
-        r.present("metadata", "deletionTimestamp"));
+        r.present("metadata", "deletionTimestamp"),
+        r.label(Labels.SANDBOX_TEMPLATE_HASH),
+        Blueprints.images(r.map("spec")),
+        interned(r.map("spec")),
+        reservedKeys(r));
   }
 
   private static ClaimView claim(Reader r, ObjectRef ref, String uid, String rv) {

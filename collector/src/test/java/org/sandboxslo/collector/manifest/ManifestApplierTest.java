@@ -276,6 +276,39 @@ class ManifestApplierTest {
   }
 
   @Test
+  void namespacesAndBuiltInsComeBeforeSandboxKindsAcrossFiles() throws IOException {
+    Files.writeString(
+        tmp.resolve("a-claim.yaml"),
+        """
+        apiVersion: extensions.agents.x-k8s.io/v1beta1
+        kind: SandboxClaim
+        metadata: {name: c, namespace: t-order}
+        spec: {warmPoolRef: {name: p}}
+        """);
+    Files.writeString(
+        tmp.resolve("b-config.yml"),
+        """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: cm, namespace: t-order}
+        """);
+    Files.writeString(
+        tmp.resolve("c-namespace.yaml"),
+        """
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: t-order}
+        ---
+        """);
+    Files.writeString(tmp.resolve("notes.txt"), "not a manifest");
+    ApplyReport r = applier.apply(client, tmp, Map.of());
+    assertEquals(List.of(), r.errors());
+    assertEquals(
+        List.of("Namespace t-order", "ConfigMap t-order/cm", "SandboxClaim t-order/c"),
+        r.applied());
+  }
+
+  @Test
   void missingPathIsAnError() {
     Path missing = tmp.resolve("nope.yaml");
     ApplyReport r = applier.apply(client, missing, Map.of());
