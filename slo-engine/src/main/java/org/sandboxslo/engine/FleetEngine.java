@@ -462,6 +462,39 @@ public final class FleetEngine {
   }
 
   /**
+   * Read accessor for remediation planning: the pool's members (controller ownerReference → the
+   * pool, not deleting) with Ready and stale flags ({@link #isStale}), plus the Sandboxes adopted
+   * from the pool by claims (owner a SandboxClaim whose spec.warmPoolRef is this pool).
+   *
+   * @return the state, or null when the pool is not known
+   */
+  public org.sandboxslo.engine.remediation.PoolState poolState(ObjectRef pool) {
+    PoolView p = pools.get(pool);
+    if (p == null) {
+      return null;
+    }
+    TemplateView t = templates.get(new ObjectRef(pool.namespace(), p.templateName()));
+    List<org.sandboxslo.engine.remediation.PoolMember> members = new ArrayList<>();
+    for (SandboxView s : sandboxes.values()) {
+      if (!s.ref().namespace().equals(pool.namespace()) || s.deleting() || s.owner() == null) {
+        continue;
+      }
+      if (s.ownedByPool(pool.name())) {
+        members.add(new org.sandboxslo.engine.remediation.PoolMember(s.ref().name(), s.uid(), s.isReady(),
+            isStale(s, t), null));
+      } else if ("SandboxClaim".equals(s.owner().kind())) {
+        ClaimView c = claims.get(new ObjectRef(pool.namespace(), s.owner().name()));
+        if (c != null && pool.name().equals(c.warmPoolName())) {
+          members.add(new org.sandboxslo.engine.remediation.PoolMember(s.ref().name(), s.uid(), s.isReady(),
+              isStale(s, t), c.ref().name()));
+        }
+      }
+    }
+    return new org.sandboxslo.engine.remediation.PoolState(pool, p.templateName(), p.replicas(),
+        p.updateStrategy(), members);
+  }
+
+  /**
    * Claim hygiene per namespace (C09): {@code [retained expired, finished without lifecycle]}.
    * Retained expired = Ready=False/ClaimExpired; finished without lifecycle = Finished=True for at
    * least {@code finishedFor} and no spec.lifecycle.
@@ -489,6 +522,14 @@ public final class FleetEngine {
    */
   public void putSlo(SloDefinition definition) {
     slos.put(definition.name(), new SloLedger(definition));
+  }
+
+  /**
+   * The ledger of an SLO (budget history export/import, see {@link SloLedger#buckets} and {@link
+   * SloLedger#restore}); null when unknown. Mutable: use it on the engine's thread only.
+   */
+  public SloLedger ledger(String name) {
+    return slos.get(name);
   }
 
   /** Removes an SLO; false when unknown. */

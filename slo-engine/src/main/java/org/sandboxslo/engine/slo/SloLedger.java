@@ -203,6 +203,81 @@ public final class SloLedger {
     coarse.headMap(idx(now.minus(definition.period()).minusNanos(coarseNanos), coarseNanos), false).clear();
   }
 
+  /**
+   * One stored bucket (budget history): counts of events whose time falls in {@code [start,
+   * start + width)}.
+   *
+   * @param resolution {@code fine} (burn-rate windows) or {@code coarse} (the period)
+   * @param start bucket start
+   * @param width bucket width, &gt; 0
+   * @param good good events, 0 ≤ good ≤ valid
+   * @param valid valid events
+   */
+  public record Bucket(String resolution, Instant start, Duration width, long good, long valid) {
+    public Bucket {
+      Objects.requireNonNull(resolution, "resolution");
+      Objects.requireNonNull(start, "start");
+      if (!resolution.equals("fine") && !resolution.equals("coarse")) {
+        throw new IllegalArgumentException("resolution must be fine or coarse, got " + resolution);
+      }
+      if (width == null || width.isZero() || width.isNegative()) {
+        throw new IllegalArgumentException("bucket width must be > 0, got " + width);
+      }
+      if (good < 0 || valid < 0 || good > valid) {
+        throw new IllegalArgumentException("need 0 <= good <= valid, got good=" + good + " valid=" + valid);
+      }
+    }
+  }
+
+  /** Width of the coarse buckets (period budget resolution). */
+  public Duration coarseResolution() {
+    return Duration.ofNanos(coarseNanos);
+  }
+
+  /**
+   * The fine and coarse buckets that end after {@code since} (all when null), oldest first within
+   * each resolution, for persisting the budget history.
+   */
+  public List<Bucket> buckets(Instant since) {
+    List<Bucket> out = new ArrayList<>();
+    export(out, "fine", fine, fineNanos, since);
+    export(out, "coarse", coarse, coarseNanos, since);
+    return out;
+  }
+
+  private static void export(List<Bucket> out, String res, TreeMap<Long, long[]> m, long width, Instant since) {
+    long from = since == null ? Long.MIN_VALUE : Math.floorDiv(idx(since, 1), width);
+    for (Map.Entry<Long, long[]> e : m.tailMap(from, true).entrySet()) {
+      long[] c = e.getValue();
+      if (c[1] > 0 || c[0] > 0) {
+        out.add(new Bucket(res, Instant.ofEpochSecond(0).plusNanos(e.getKey() * width), Duration.ofNanos(width),
+            Math.max(0, c[0]), Math.max(0, c[1])));
+      }
+    }
+  }
+
+  /**
+   * Re-feeds a stored bucket after a restart. A bucket whose width is not this ledger's fine or
+   * coarse width (the definition changed) is ignored and false returned. When the ledger already
+   * counts events in that bucket (re-listed objects fed again), the pair with more valid events is
+   * kept, so history and re-fed events are not counted twice.
+   */
+  public boolean restore(Bucket b) {
+    long w = b.width().toNanos();
+    TreeMap<Long, long[]> m = b.resolution().equals("fine") ? fine : coarse;
+    long width = b.resolution().equals("fine") ? fineNanos : coarseNanos;
+    if (w != width) {
+      return false;
+    }
+    long i = idx(b.start(), width);
+    long[] c = m.computeIfAbsent(i, x -> new long[2]);
+    if (b.valid() > c[1]) {
+      c[0] = b.good();
+      c[1] = b.valid();
+    }
+    return true;
+  }
+
   /** Buckets held (memory accounting). */
   public int bucketCount() {
     return fine.size() + coarse.size() + slices.size();
