@@ -89,6 +89,8 @@ public final class FleetEngine {
   final List<ServedStale> servedStale = new ArrayList<>();
   /** Cold starts forced by env/volumeClaimTemplates, by claim UID (bounded by the longest window). */
   final Map<String, ForcedCold> forcedCold = new LinkedHashMap<>();
+  /** Claims with env/volumeClaimTemplates not yet counted → idle Ready members at arrival. */
+  private final Map<String, Integer> idleAtArrival = new HashMap<>();
 
   /**
    * A blueprint change of a template as observed.
@@ -254,6 +256,7 @@ public final class FleetEngine {
         if (c != null && c.uid() != null) {
           countedClaims.remove(c.uid());
           pendingClaims.remove(c.uid());
+          idleAtArrival.remove(c.uid());
           newestServerTime.remove(c.uid());
         }
       }
@@ -352,6 +355,10 @@ public final class FleetEngine {
   // ---- claims: warm-hit and claim-to-ready
 
   private void onClaim(ClaimView c) {
+    if (c.uid() != null && !countedClaims.contains(c.uid()) && (c.setsEnv() || c.setsVolumeClaimTemplates())) {
+      // idle Ready members when the claim arrived: what a warm launch could have used
+      idleAtArrival.putIfAbsent(c.uid(), idleReadyMembers(c.ref().namespace(), c.warmPoolName()));
+    }
     if (c.uid() == null || countedClaims.contains(c.uid()) || c.readyAt() == null) {
       return;
     }
@@ -419,18 +426,24 @@ public final class FleetEngine {
         servedStale.remove(0);
       }
     }
+    Integer atArrival = idleAtArrival.remove(c.uid());
     if (!warm && (c.setsEnv() || c.setsVolumeClaimTemplates())) {
-      int idle = 0;
-      if (c.warmPoolName() != null) {
-        for (SandboxView m : sandboxes.values()) {
-          if (m.ownedByPool(c.warmPoolName()) && m.ref().namespace().equals(ns) && m.isReady() && !m.deleting()) {
-            idle++;
-          }
-        }
-      }
+      int idle = atArrival != null ? atArrival : idleReadyMembers(ns, c.warmPoolName());
       forcedCold.put(c.uid(), new ForcedCold(c.ref(), c.setsEnv() ? "spec.env" : "spec.volumeClaimTemplates",
           c.createdBy() == null ? "unknown" : c.createdBy(), c.warmPoolName(), template, readyAt, idle));
     }
+  }
+
+  private int idleReadyMembers(String ns, String pool) {
+    int idle = 0;
+    if (pool != null) {
+      for (SandboxView m : sandboxes.values()) {
+        if (m.ownedByPool(pool) && m.ref().namespace().equals(ns) && m.isReady() && !m.deleting()) {
+          idle++;
+        }
+      }
+    }
+    return idle;
   }
 
   private List<SliKey> keys(String namespace, String template, String pool) {
