@@ -461,7 +461,7 @@ final class Diagnoser {
 
   private void spoofed(List<Finding> out) {
     for (SandboxView s : sorted(e.sandboxes())) {
-      if (s.owner() != null || s.reservedKeys().isEmpty()) {
+      if (s.owner() != null || s.reservedKeys().isEmpty() || !claimsControllerIdentity(s)) {
         continue;
       }
       List<Evidence> ev = new ArrayList<>();
@@ -498,6 +498,33 @@ final class Diagnoser {
           List.of(Proposal.none("Add an admission policy (ValidatingAdmissionPolicy) that denies agents.x-k8s.io/ and "
               + "extensions.agents.x-k8s.io/ keys for principals other than the controller; no automatic deletion."))));
     }
+  }
+
+  /**
+   * Keys only the controller sets: pool membership, blueprint hash, claim binding, the Service
+   * selector hash, {@code created-by: controller} or {@code launch-type: warm}. A bare Sandbox may
+   * legitimately carry {@code created-by: go-client} and {@code launch-type: cold} (SDKs set them).
+   */
+  static boolean claimsControllerIdentity(SandboxView s) {
+    for (ReservedKey k : s.reservedKeys()) {
+      switch (k.key()) {
+        case Labels.WARM_POOL_SANDBOX, Labels.SANDBOX_TEMPLATE_HASH, Labels.CLAIM_UID, Labels.SANDBOX_NAME_HASH -> {
+          return true;
+        }
+        case Labels.CREATED_BY -> {
+          if (Labels.CREATED_BY_CONTROLLER.equals(k.value())) {
+            return true;
+          }
+        }
+        case Labels.LAUNCH_TYPE -> {
+          if (Labels.LAUNCH_WARM.equals(k.value())) {
+            return true;
+          }
+        }
+        default -> { }
+      }
+    }
+    return false;
   }
 
   static boolean versionBefore(String v, int major, int minor, int patch) {

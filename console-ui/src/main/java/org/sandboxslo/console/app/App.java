@@ -72,8 +72,12 @@ public final class App implements AutoCloseable {
    * @throws IllegalArgumentException for bad configuration; IllegalStateException when a part
    *     cannot start (everything started is closed again)
    */
-  public static App demo(Map<String, String> settings, List<Path> apply, Map<String, String> vars,
+  public static App demo(Map<String, String> given, List<Path> apply, Map<String, String> vars,
       Consumer<String> applyErrors) {
+    Map<String, String> settings = new java.util.HashMap<>(given);
+    // the embedded mock API server can stall for 30 s when a watch is closed mid-send, and a
+    // periodic re-list closes every watch: off by default in the demo (collector/DESIGN.md)
+    settings.putIfAbsent(CollectorConfig.RESYNC_PERIOD, "0s");
     App app = new App(settings);
     try {
       Configs c = Configs.of(settings);

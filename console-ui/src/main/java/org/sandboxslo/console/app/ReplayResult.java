@@ -24,6 +24,7 @@ import org.sandboxslo.engine.sli.WindowSlis;
  * @param snapshot the SLIs
  * @param findings the diagnoses
  * @param controllerView the controller-reported warm-hit over the scrapes, or null without scrapes
+ * @param warnings consistency warnings (e.g. metrics that contradict the objects)
  */
 public record ReplayResult(
     String name,
@@ -32,7 +33,8 @@ public record ReplayResult(
     List<String> skipped,
     FleetSnapshot snapshot,
     List<Finding> findings,
-    ControllerView.WarmHit controllerView) {
+    ControllerView.WarmHit controllerView,
+    List<String> warnings) {
 
   public JsonObject toJson() {
     JsonArray fs = new JsonArray();
@@ -46,7 +48,8 @@ public record ReplayResult(
         .put("skipped", new JsonArray(List.copyOf(skipped)))
         .put("templates", SnapshotJson.templates(snapshot).getJsonArray("items"))
         .put("pools", SnapshotJson.pools(snapshot).getJsonArray("items"))
-        .put("findings", fs);
+        .put("findings", fs)
+        .put("warnings", new JsonArray(List.copyOf(warnings)));
     if (controllerView != null) {
       out.put("controllerView", new JsonObject()
           .put("warmLaunches", controllerView.warm())
@@ -94,6 +97,9 @@ public record ReplayResult(
       sb.append("controller view: warm-hit=").append(ratio(controllerView.ratio()))
           .append(" (").append(fmt(controllerView.warm())).append(" warm, ").append(fmt(controllerView.cold())).append(" cold)")
           .append(controllerView.partial() ? " partial" : "").append('\n');
+    }
+    for (String w : warnings) {
+      sb.append("warning: ").append(w).append('\n');
     }
     sb.append("findings (").append(findings.size()).append(")\n");
     for (Finding f : findings) {

@@ -269,15 +269,19 @@ public final class Replayer {
         cv = ControllerView.warmHit(scrapes, null, null, scrapes.get(0).at(), clock);
       }
       var findings = engine.findings(clock, diagnosis);
-      return new ReplayResult(name, clock, events, skipped, engine.snapshot(clock), findings, cv);
+      List<String> warnings = new ArrayList<>();
+      if (!scrapes.isEmpty()) {
+        for (org.sandboxslo.engine.scrape.Sample x : scrapes.get(scrapes.size() - 1).samples()) {
+          if (x.name().equals("agent_sandboxes") && "warm".equals(x.labels().get("launch_type"))
+              && "None".equals(x.labels().get("owned_by")) && x.value() > 0) {
+            warnings.add("metrics consistency: agent_sandboxes{launch_type=\"warm\",owned_by=\"None\"} = "
+                + (long) x.value() + " in namespace " + x.labels().get("namespace")
+                + ": warm sandboxes must be owned by a claim or a pool (spoofed labels or a leak)");
+          }
+        }
+      }
+      return new ReplayResult(name, clock, events, skipped, engine.snapshot(clock), findings, cv, warnings);
     }
   }
 
-  /** For tests: the ref of an object map, or null. */
-  static ObjectRef refOf(Map<String, Object> o) {
-    if (o.get("metadata") instanceof Map<?, ?> md && md.get("namespace") != null && md.get("name") != null) {
-      return new ObjectRef(String.valueOf(md.get("namespace")), String.valueOf(md.get("name")));
-    }
-    return null;
-  }
 }
