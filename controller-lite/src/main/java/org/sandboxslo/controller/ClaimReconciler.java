@@ -41,6 +41,8 @@ final class ClaimReconciler {
   private final Random random;
   /** claim uid → when its warm adoption may complete (simulated adoption latency). */
   private final Map<String, Instant> adoptAt = new ConcurrentHashMap<>();
+  /** The upstream-named metrics; null when not exported. */
+  volatile ControllerMetrics metrics;
 
   ClaimReconciler(Fleet fleet, ControllerLiteConfig config, Clock clock) {
     this.fleet = fleet;
@@ -381,6 +383,12 @@ final class ClaimReconciler {
         GenericKubernetesResource adopted =
             Resources.ops(fleet.client, Kind.SANDBOX).inNamespace(ns).resource(copy).update();
         LOG.debug("claim={}/{}: adopted warm sandbox {}", ns, claim.getMetadata().getName(), adopted.getMetadata().getName());
+        ControllerMetrics m = metrics;
+        if (m != null) {
+          OwnerReference poolRef = Resources.controllerOwner(cur);
+          m.claimCreated(ns, Resources.annotation(cur, Labels.SANDBOX_TEMPLATE_REF), Labels.LAUNCH_WARM,
+              poolRef == null ? null : poolRef.getName(), Resources.isTrue(cur, "Ready"), Resources.label(claim, Labels.CREATED_BY));
+        }
         mirror(claim, adopted, now);
         return null;
       } catch (KubernetesClientException e) {
@@ -427,6 +435,12 @@ final class ClaimReconciler {
     try {
       sb = Resources.ops(fleet.client, Kind.SANDBOX).inNamespace(ns).resource(sb).create();
       LOG.debug("claim={}/{}: cold start ({})", ns, name, why);
+      ControllerMetrics m = metrics;
+      if (m != null) {
+        m.claimCreated(ns, template.getMetadata().getName(), Labels.LAUNCH_COLD,
+            Resources.string(Resources.map(Resources.spec(claim), "warmPoolRef"), "name"), false,
+            Resources.label(claim, Labels.CREATED_BY));
+      }
     } catch (KubernetesClientException e) {
       if (e.getCode() != 409) {
         throw e;
@@ -550,6 +564,12 @@ final class ClaimReconciler {
               Kind.SANDBOX_CLAIM, ns, name,
               Map.of("metadata", Map.of("annotations", Map.of(Labels.CLAIM_FIRST_READY_AT, stamp))));
       remember(claim, Labels.CLAIM_FIRST_READY_AT, stamp);
+      ControllerMetrics m = metrics;
+      Instant observed = Resources.parseTime(Resources.annotation(claim, Labels.CONTROLLER_FIRST_OBSERVED_AT));
+      if (m != null && observed != null) {
+        m.claimReady(Resources.label(sb, Labels.LAUNCH_TYPE), Resources.annotation(sb, Labels.SANDBOX_TEMPLATE_REF),
+            Duration.between(observed, now));
+      }
     }
     Map<String, Object> sbRef = new LinkedHashMap<>();
     sbRef.put("name", sb.getMetadata().getName());

@@ -41,6 +41,7 @@ public final class ControllerLite implements AutoCloseable {
   private final ClaimReconciler claims;
   private final SandboxNode node;
   private volatile boolean started;
+  private final ControllerMetrics metrics;
 
   /**
    * Creates a stopped controller.
@@ -57,6 +58,14 @@ public final class ControllerLite implements AutoCloseable {
     this.claims = new ClaimReconciler(fleet, config, clock);
     this.node = new SandboxNode(fleet, config, clock);
     this.queue = new WorkQueue(config.workers(), this::reconcile);
+    this.metrics = new ControllerMetrics(clock);
+    metrics.attach(fleet);
+    claims.metrics = metrics;
+  }
+
+  /** The upstream-named metrics ({@code /metrics} via {@link ControllerMetrics#serve}). */
+  public ControllerMetrics metrics() {
+    return metrics;
   }
 
   /** Starts the informers and returns once all four have synced. Idempotent. */
@@ -106,6 +115,7 @@ public final class ControllerLite implements AutoCloseable {
   public synchronized void close() {
     started = false;
     fleet.informers.values().forEach(SharedIndexInformer::close);
+    metrics.close();
     queue.close();
   }
 
