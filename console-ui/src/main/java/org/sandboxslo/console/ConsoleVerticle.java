@@ -132,11 +132,11 @@ public final class ConsoleVerticle extends VerticleBase {
 
   private Router router() {
     Router r = Router.router(vertx);
-    r.get("/api/v1/templates").handler(ctx -> ok(ctx, SnapshotJson.templates(snapshot())));
+    r.get("/api/v1/templates").handler(ctx -> ok(ctx, org.sandboxslo.console.slo.SloRoutes.withControllerView(vertx, SnapshotJson.templates(snapshot()))));
     r.get("/api/v1/pools").handler(ctx -> ok(ctx, SnapshotJson.pools(snapshot())));
     r.get("/api/v1/namespaces").handler(ctx -> ok(ctx, SnapshotJson.namespaces(snapshot())));
     r.get("/api/v1/templates/:ns/:name")
-        .handler(ctx -> ok(ctx, SnapshotJson.item(find(ctx, Scope.TEMPLATE))));
+        .handler(ctx -> ok(ctx, org.sandboxslo.console.slo.SloRoutes.withControllerView(vertx, SnapshotJson.item(find(ctx, Scope.TEMPLATE)))));
     r.get("/api/v1/pools/:ns/:name")
         .handler(ctx -> ok(ctx, SnapshotJson.item(find(ctx, Scope.POOL))));
     r.get("/api/v1/templates/:ns/:name/history").handler(ctx -> history(ctx, Scope.TEMPLATE));
@@ -151,6 +151,8 @@ public final class ConsoleVerticle extends VerticleBase {
                     .putHeader("Content-Type", "application/yaml")
                     .end(OPENAPI));
     ManagementRoutes.mount(r, sources, registry);
+    org.sandboxslo.console.slo.SloRoutes.mount(r, vertx);
+    org.sandboxslo.console.remediation.RemediationRoutes.mount(r, vertx);
     r.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
     jsonErrors(r);
     return r;

@@ -56,6 +56,7 @@ public final class App implements AutoCloseable {
   private ConsoleStorage storage;
   private ConsoleServer console;
   private LoadRunner load;
+  private org.sandboxslo.console.remediation.RemediationService remediation;
   private final Map<String, String> settings;
 
   private App(Map<String, String> settings) {
@@ -135,8 +136,12 @@ public final class App implements AutoCloseable {
     closeables.push(() -> await(vertx.close()));
     storage = await(ConsoleStorage.open(vertx, c.console()));
     closeables.push(() -> await(storage.close()));
+    RemediationWiring.Started rem = RemediationWiring.start(vertx, settings, client, engine, controller, storage, c.console());
+    closeables.push(() -> await(rem.service().stop().eventually(() -> rem.pool().close())));
+    remediation = rem.service();
     console = await(ConsoleServer.start(vertx, c.console(), engine, storage.store(), PrometheusRegistry.defaultRegistry));
     closeables.push(() -> await(console.stop()));
+    closeables.push(org.sandboxslo.console.slo.SloWiring.start(vertx, settings, engine, storage, c.console(), controller));
   }
 
   private Map<String, Long> ingestErrors() {
@@ -203,6 +208,11 @@ public final class App implements AutoCloseable {
     return load;
   }
 
+  /** The remediation service (plans, approvals, execution, audit). */
+  public org.sandboxslo.console.remediation.RemediationService remediation() {
+    return remediation;
+  }
+
   public ConsoleStorage storage() {
     return storage;
   }
@@ -238,6 +248,7 @@ public final class App implements AutoCloseable {
         throw new IllegalArgumentException("sloconsole.app.api-port: expected an integer 0..65535, got '" + port + "'");
       }
       LoadSettings.fromMap(s);
+      org.sandboxslo.console.remediation.RemediationConfig.fromMap(s);
       return new Configs(EngineConfig.fromMap(s), CollectorConfig.fromMap(s), ControllerLiteConfig.fromMap(s),
           ConsoleConfig.fromMap(s),
           Durations.parse("sloconsole.app.refresh-interval", s.getOrDefault("sloconsole.app.refresh-interval", "1s")));

@@ -26,7 +26,8 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     version = "sandbox-slo 0.1.0",
     description = "SLO operations console for Kubernetes agent-sandbox warm pools.",
-    subcommands = {Main.Demo.class, Main.Watch.class, Main.Replay.class})
+    subcommands = {Main.Demo.class, Main.Watch.class, Main.Replay.class,
+        org.sandboxslo.console.slo.GenerateRulesCommand.class})
 public final class Main implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -23,7 +23,7 @@ public final class Settings {
 
   /** Sections owned by module configs (the part after {@code sloconsole.}). */
   public static final List<String> SECTIONS =
-      List.of("engine", "http", "management", "store", "db", "controller", "collector", "load", "app");
+      List.of("engine", "http", "management", "store", "db", "controller", "collector", "load", "app", "auth", "remediation", "slo", "controller-view");
 
   /**
    * Merges the layers.

@@ -31,6 +31,8 @@ import org.sandboxslo.engine.Durations;
  *       (scrapes older than this are dropped)
  *   <li>{@code sloconsole.controller-view.tolerance} = {@code 0.05}: |console − controller|
  *       warm-hit difference above which the API reports a disagreement
+ *   <li>{@code sloconsole.controller-view.demo-port} = {@code 0}: port of controller-lite's
+ *       {@code /metrics} in the demo (0 = a free port; bound on 127.0.0.1)
  * </ul>
  *
  * @param period default SLO period
@@ -43,6 +45,7 @@ import org.sandboxslo.engine.Durations;
  * @param controllerInterval scrape period
  * @param controllerWindow controller view window
  * @param tolerance warm-hit disagreement tolerance, in [0, 1]
+ * @param demoPort controller-lite metrics port in the demo, 0..65535
  */
 public record SloSettings(
     Duration period,
@@ -54,7 +57,8 @@ public record SloSettings(
     String controllerUrl,
     Duration controllerInterval,
     Duration controllerWindow,
-    double tolerance) {
+    double tolerance,
+    int demoPort) {
   public static final String PERIOD = "sloconsole.slo.period";
   public static final String DEFAULTS = "sloconsole.slo.defaults";
   public static final String LATENCY_THRESHOLD = "sloconsole.slo.latency-threshold";
@@ -65,9 +69,10 @@ public record SloSettings(
   public static final String CONTROLLER_INTERVAL = "sloconsole.controller-view.interval";
   public static final String CONTROLLER_WINDOW = "sloconsole.controller-view.window";
   public static final String TOLERANCE = "sloconsole.controller-view.tolerance";
+  public static final String DEMO_PORT = "sloconsole.controller-view.demo-port";
 
   private static final Set<String> KEYS = Set.of(PERIOD, DEFAULTS, LATENCY_THRESHOLD, DIR, PERSIST_INTERVAL,
-      REFRESH_INTERVAL, CONTROLLER_URL, CONTROLLER_INTERVAL, CONTROLLER_WINDOW, TOLERANCE);
+      REFRESH_INTERVAL, CONTROLLER_URL, CONTROLLER_INTERVAL, CONTROLLER_WINDOW, TOLERANCE, DEMO_PORT);
   private static final List<String> PREFIXES = List.of("sloconsole.slo.", "sloconsole.controller-view.");
 
   public SloSettings {
@@ -83,6 +88,9 @@ public record SloSettings(
     positive(CONTROLLER_WINDOW, controllerWindow);
     if (!(tolerance >= 0 && tolerance <= 1)) {
       throw new IllegalArgumentException(TOLERANCE + ": must be in [0, 1], got " + tolerance);
+    }
+    if (demoPort < 0 || demoPort > 65535) {
+      throw new IllegalArgumentException(DEMO_PORT + ": expected an integer 0..65535, got '" + demoPort + "'");
     }
     if (controllerUrl != null && !controllerUrl.startsWith("http://") && !controllerUrl.startsWith("https://")) {
       throw new IllegalArgumentException(CONTROLLER_URL + ": expected an http(s):// URL, got '" + controllerUrl + "'");
@@ -123,13 +131,22 @@ public record SloSettings(
         url.isEmpty() ? null : url,
         d(m, CONTROLLER_INTERVAL, "15s"),
         d(m, CONTROLLER_WINDOW, "1h"),
-        tol);
+        tol,
+        port(m));
   }
 
   /** The same settings with another controller URL (the demo fills in controller-lite's). */
   public SloSettings withControllerUrl(String url) {
     return new SloSettings(period, defaults, latencyThreshold, dir, persistInterval, refreshInterval, url,
-        controllerInterval, controllerWindow, tolerance);
+        controllerInterval, controllerWindow, tolerance, demoPort);
+  }
+
+  private static int port(Map<String, String> m) {
+    String v = m.getOrDefault(DEMO_PORT, "0").trim();
+    if (!v.matches("\\d{1,5}")) {
+      throw new IllegalArgumentException(DEMO_PORT + ": expected an integer 0..65535, got '" + v + "'");
+    }
+    return Integer.parseInt(v);
   }
 
   private static Duration d(Map<String, String> m, String key, String dflt) {
