@@ -1,0 +1,107 @@
+package org.sandboxslo.console.remediation;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import org.sandboxslo.console.ApiException;
+
+/**
+ * The remediation HTTP routes, all requiring {@code Authorization: Bearer <token>} (401 without,
+ * 403 naming the missing role):
+ *
+ * <ul>
+ *   <li>{@code POST /api/v1/plans} {@code {"action","subject","params","reason"}} → 201 plan
+ *       (state {@code planned}, {@code plan} = dry run); 400 {@code {"error","field","reason"}}
+ *   <li>{@code GET /api/v1/plans} → {@code {"items":[plan...]}}; {@code GET
+ *       /api/v1/plans/{id}} → plan with {@code audit}
+ *   <li>{@code POST /api/v1/plans/{id}/approve|execute|cancel} → 200 plan; 409 {@code
+ *       {"error":"conflict","field":"state","reason"}}; execute honours {@code Idempotency-Key}
+ *   <li>{@code GET /api/v1/audit?plan=&actor=&since=} → {@code {"items":[row...]}}
+ * </ul>
+ *
+ * Without a started {@link RemediationService} on this Vert.x instance every route answers 503.
+ */
+public final class RemediationRoutes {
+  private RemediationRoutes() {}
+
+  /** Mounts the routes on {@code router}; the service is looked up per request. */
+  public static void mount(Router router, Vertx vertx) {
+    router.route("/api/v1/plans*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
+    router.post("/api/v1/plans").handler(ctx -> handle(ctx, vertx, 201, (s, c) -> s.create(c, body(ctx))
+        .map(PlanRow::toJson)));
+    router.get("/api/v1/plans").handler(ctx -> handle(ctx, vertx, 200, (s, c) -> s.plans(c)
+        .map(ps -> new JsonObject().put("items", new JsonArray(ps.stream().map(PlanRow::toJson).toList())))));
+    router.get("/api/v1/plans/:id").handler(ctx -> handle(ctx, vertx, 200, (s, c) -> s.plan(c, id(ctx))
+        .compose(p -> s.audit(c, p.id(), null, null).map(a -> p.toJson().put("audit", audit(a))))));
+    router.post("/api/v1/plans/:id/approve").handler(ctx -> handle(ctx, vertx, 200, (s, c) -> s.approve(c, id(ctx))
+        .map(PlanRow::toJson)));
+    router.post("/api/v1/plans/:id/execute").handler(ctx -> handle(ctx, vertx, 200,
+        (s, c) -> s.execute(c, id(ctx), ctx.request().getHeader("Idempotency-Key")).map(PlanRow::toJson)));
+    router.post("/api/v1/plans/:id/cancel").handler(ctx -> handle(ctx, vertx, 200, (s, c) -> s.cancel(c, id(ctx))
+        .map(PlanRow::toJson)));
+    router.get("/api/v1/audit").handler(ctx -> handle(ctx, vertx, 200, (s, c) -> s.audit(c,
+        ctx.request().getParam("plan"), ctx.request().getParam("actor"), since(ctx))
+        .map(rows -> new JsonObject().put("items", audit(rows)))));
+  }
+
+  private static JsonArray audit(List<AuditEntry> rows) {
+    return new JsonArray(rows.stream().map(AuditEntry::toJson).toList());
+  }
+
+  private static String id(RoutingContext ctx) {
+    return ctx.pathParam("id");
+  }
+
+  private static Instant since(RoutingContext ctx) {
+    String s = ctx.request().getParam("since");
+    if (s == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(s);
+    } catch (DateTimeParseException e) {
+      throw ApiException.badRequest("since", "expected an RFC 3339 time like 2026-11-29T09:00:00Z, got '" + s + "'");
+    }
+  }
+
+  private static JsonObject body(RoutingContext ctx) {
+    try {
+      JsonObject b = ctx.body().asJsonObject();
+      if (b == null) {
+        throw ApiException.badRequest("body", "expected a JSON object {\"action\",\"subject\",\"params\",\"reason\"}");
+      }
+      return b;
+    } catch (DecodeException | ClassCastException e) {
+      throw ApiException.badRequest("body", "not a JSON object");
+    }
+  }
+
+  interface Op {
+    Future<JsonObject> apply(RemediationService s, Caller c);
+  }
+
+  private static void handle(RoutingContext ctx, Vertx vertx, int status, Op op) {
+    RemediationService s = RemediationService.lookup(vertx);
+    Future<JsonObject> f;
+    try {
+      if (s == null) {
+        throw ApiException.notReady("remediation is not running (no database or no Kubernetes client)");
+      }
+      Caller c = s.authenticate(ctx.request().getHeader("Authorization"));
+      f = op.apply(s, c);
+    } catch (ApiException e) {
+      f = Future.failedFuture(e);
+    }
+    f.onSuccess(json -> ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")
+            .end(json.encode()))
+        .onFailure(ctx::fail);
+  }
+}
