@@ -151,7 +151,6 @@ public final class ConsoleVerticle extends VerticleBase {
                     .putHeader("Content-Type", "application/yaml")
                     .end(OPENAPI));
     ManagementRoutes.mount(r, sources, registry);
-    org.sandboxslo.console.remediation.RemediationRoutes.mount(r, vertx);
     org.sandboxslo.console.slo.SloRoutes.mount(r, vertx);
     org.sandboxslo.console.remediation.RemediationRoutes.mount(r, vertx);
     r.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
