@@ -1,0 +1,108 @@
+package org.sandboxslo.tests.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.sandboxslo.console.app.App;
+import org.sandboxslo.console.app.KubeClients;
+import org.sandboxslo.controller.ControllerLite;
+import org.sandboxslo.controller.ControllerLiteConfig;
+import org.sandboxslo.controller.DemoManifests;
+import org.sandboxslo.controller.EmbeddedApiServer;
+
+/**
+ * {@code watch} mode against a "cluster" the console does not own: an API server with the
+ * agent-sandbox CRDs and a controller running elsewhere, reached through a kubeconfig file.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WatchModeE2E {
+  @TempDir static Path dir;
+  EmbeddedApiServer cluster;
+  ControllerLite controller;
+  App app;
+
+  @BeforeAll
+  void start() throws Exception {
+    cluster = EmbeddedApiServer.start(0);
+    DemoManifests.apply(cluster.client());
+    Map<String, String> fast = Map.of("sloconsole.controller.cold-start-p50", "200ms", "sloconsole.controller.cold-start-p95", "400ms");
+    controller = new ControllerLite(cluster.client(), ControllerLiteConfig.fromMap(fast));
+    controller.start();
+    Path kubeconfig = dir.resolve("kubeconfig");
+    Files.writeString(kubeconfig, """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: test
+          cluster: {server: "%s"}
+        users:
+        - name: test
+          user: {token: test-token}
+        contexts:
+        - name: test
+          context: {cluster: test, user: test, namespace: demo}
+        current-context: test
+        """.formatted(cluster.url()));
+    Map<String, String> settings = new HashMap<>();
+    settings.put("sloconsole.http.port", "0");
+    settings.put("sloconsole.management.port", "0");
+    settings.put("sloconsole.db.data-dir", dir.resolve("pg").toString());
+    settings.put("sloconsole.db.work-dir", dir.resolve("pg-bin").toString());
+    settings.put("sloconsole.collector.resync-period", "0s");
+    settings.put("sloconsole.collector.namespaces", "demo");
+    app = App.watch(settings, KubeClients.forKubeconfig(kubeconfig, "test"));
+    await().atMost(Duration.ofSeconds(60))
+        .until(() -> Http.get("http://127.0.0.1:" + app.managementPort() + "/readyz").status() == 200);
+  }
+
+  @AfterAll
+  void stop() {
+    if (app != null) {
+      app.close();
+    }
+    if (controller != null) {
+      controller.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void watchModeSeesTheClustersPoolsAndClaims() throws Exception {
+    cluster.client().resource(Http.JSON.readValue("""
+        {"apiVersion":"extensions.agents.x-k8s.io/v1beta1","kind":"SandboxClaim",
+         "metadata":{"name":"watched-claim","namespace":"demo"},
+         "spec":{"warmPoolRef":{"name":"node-runtime-pool"}}}
+        """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      JsonNode t = Http.get("http://127.0.0.1:" + app.httpPort() + "/api/v1/templates/demo/node-runtime").json();
+      assertEquals(1, t.get("windows").get("1h").get("warmLaunches").asLong());
+      assertEquals(4, t.get("pool").get("replicas").asInt());
+    });
+    assertTrue(app.apiServerUrl() == null, "watch mode starts no embedded API server");
+    assertTrue(app.load() == null, "watch mode creates no claims");
+  }
+
+  @Test
+  void aBadKubeconfigIsAOneLineError() throws Exception {
+    Path bad = dir.resolve("bad-kubeconfig");
+    Files.writeString(bad, "clusters: [");
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> KubeClients.forKubeconfig(bad, null));
+    assertTrue(e.getMessage().startsWith("--kubeconfig " + bad + ": "), e.getMessage());
+    assertTrue(!e.getMessage().contains("\n"), e.getMessage());
+  }
+}
