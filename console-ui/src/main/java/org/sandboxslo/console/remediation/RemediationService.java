@@ -66,6 +66,8 @@ public final class RemediationService implements Shareable {
   private final Clock clock;
   private final WorkerExecutor worker;
   private final Set<String> running = ConcurrentHashMap.newKeySet();
+  /** Last failure logged per plan, so a retried step warns once per distinct cause. */
+  private final java.util.Map<String, String> lastWarning = new ConcurrentHashMap<>();
   private volatile boolean stopped;
 
   private RemediationService(Vertx vertx, RemediationConfig config, RemediationStore store, KubernetesClient client,
@@ -350,9 +352,14 @@ public final class RemediationService implements Shareable {
             return;
           }
           if (ar.failed()) {
-            MDC.put("plan", id);
-            LOG.warn("plan {}: step not done, retrying: {}", id, ar.cause().getMessage());
-            MDC.remove("plan");
+            String why = String.valueOf(ar.cause().getMessage());
+            if (!why.equals(lastWarning.put(id, why))) {
+              MDC.put("plan", id);
+              LOG.warn("plan {}: step not done, retrying every {} ms: {}", id, config.pollInterval().toMillis(), why);
+              MDC.remove("plan");
+            }
+          } else {
+            lastWarning.remove(id);
           }
           again(id);
         });

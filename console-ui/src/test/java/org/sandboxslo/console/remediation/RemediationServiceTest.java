@@ -1,0 +1,218 @@
+package org.sandboxslo.console.remediation;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.sqlclient.Pool;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sandboxslo.console.ApiException;
+import org.sandboxslo.console.ConsoleConfig;
+import org.sandboxslo.console.ConsoleStorage;
+import org.sandboxslo.console.FindingState;
+import org.sandboxslo.controller.DemoManifests;
+import org.sandboxslo.controller.EmbeddedApiServer;
+import org.sandboxslo.controller.api.Resources;
+import org.sandboxslo.engine.model.Kind;
+import org.sandboxslo.engine.model.ObjectRef;
+import org.sandboxslo.engine.remediation.PoolState;
+
+/**
+ * The service on real components without a controller: embedded PostgreSQL and the embedded API
+ * server with the demo templates and pools (no members). Covers resume after a restart,
+ * cancellation before the next step, the live refill knob, and the append-only audit table.
+ */
+class RemediationServiceTest {
+  @TempDir static Path dir;
+  static Vertx vertx;
+  static ConsoleStorage storage;
+  static Pool pool;
+  static EmbeddedApiServer api;
+  static KubernetesClient client;
+  static final AtomicReference<Double> refillRate = new AtomicReference<>();
+  static final Caller ALICE = new Caller("alice", java.util.Set.of("operator", "approver"));
+  static final Caller BOB = new Caller("bob", java.util.Set.of("approver:demo"));
+  RemediationService service;
+
+  static final RemediationFleet FLEET = new RemediationFleet() {
+    @Override
+    public PoolState pool(ObjectRef ref) {
+      return switch (ref.toString()) {
+        case "demo/python-runtime-pool" -> new PoolState(ref, "python-runtime", 8, "OnReplenish", List.of());
+        case "demo/node-runtime-pool" -> new PoolState(ref, "node-runtime", 4, "OnReplenish", List.of());
+        default -> null;
+      };
+    }
+
+    @Override
+    public List<FindingState> findings() {
+      return List.of();
+    }
+
+    @Override
+    public boolean controllerLite() {
+      return true;
+    }
+
+    @Override
+    public void setMaxRefillRate(double perSecond) {
+      refillRate.set(perSecond);
+    }
+  };
+
+  @BeforeAll
+  static void start() throws Exception {
+    vertx = Vertx.vertx();
+    storage = get(ConsoleStorage.open(vertx, ConsoleConfig.fromMap(Map.of(
+        "sloconsole.db.data-dir", dir.resolve("pg").toString(),
+        "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString()))));
+    pool = PgBuilder.pool().connectingTo(storage.embedded().connectOptions()).using(vertx).build();
+    api = EmbeddedApiServer.start(0);
+    client = api.client();
+    DemoManifests.apply(client);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    client.close();
+    api.close();
+    get(pool.close());
+    get(storage.close());
+    get(vertx.close());
+  }
+
+  @AfterEach
+  void stopService() throws Exception {
+    if (service != null) {
+      get(service.stop());
+    }
+  }
+
+  static <T> T get(Future<T> f) throws Exception {
+    return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  RemediationService startService() throws Exception {
+    RemediationConfig cfg = RemediationConfig.fromMap(Map.of(RemediationConfig.POLL, "100ms"));
+    service = get(RemediationService.start(vertx, cfg, new RemediationStore(pool), client, FLEET, Clock.systemUTC()));
+    return service;
+  }
+
+  static int replicas(String name) {
+    Object r = Resources.spec(Resources.ops(client, Kind.SANDBOX_WARM_POOL).inNamespace("demo").withName(name).get())
+        .get("replicas");
+    return ((Number) r).intValue();
+  }
+
+  String state(String id) throws Exception {
+    return get(new RemediationStore(pool).plan(id)).state();
+  }
+
+  static long count(List<AuditEntry> rows, String what, String resultPrefix) {
+    return rows.stream().filter(r -> r.what().equals(what) && r.result().startsWith(resultPrefix)).count();
+  }
+
+  @Test
+  void anExecutingPlanResumesAfterARestart() throws Exception {
+    RemediationStore store = new RemediationStore(pool);
+    JsonObject dry = RemediationPlans.scalePool(FLEET.pool(ObjectRef.parse("demo/python-runtime-pool")),
+        new JsonObject().put("replicas", 3));
+    Instant t = Instant.parse("2026-11-29T08:00:00Z");
+    // as a console that crashed after execute: state executing, no step done
+    get(store.insert(new PlanRow("p-resume", "ScalePool", "demo/python-runtime-pool", new JsonObject().put("replicas", 3),
+        "shrink for the night", "executing", "alice", "bob", "alice", null, dry, new JsonObject(), null, t, t)));
+    startService();
+    await().atMost(Duration.ofSeconds(20)).until(() -> state("p-resume").equals("succeeded"));
+    assertEquals(3, replicas("python-runtime-pool"));
+    List<AuditEntry> rows = get(store.audit("p-resume", null, null));
+    assertEquals(List.of("plan.resume", "step.before", "step.after", "plan.done"), rows.stream().map(AuditEntry::what).toList());
+    assertEquals("intent", rows.get(1).result());
+    assertEquals("SandboxWarmPool demo/python-runtime-pool", rows.get(1).object());
+    assertEquals("ok", rows.get(2).result());
+    assertEquals("succeeded: 1 steps done", rows.get(3).result());
+  }
+
+  @Test
+  void aCancelledPlanStopsBeforeItsNextStep() throws Exception {
+    RemediationService s = startService();
+    PlanRow p = get(s.create(ALICE, new JsonObject().put("action", "ShardPool").put("subject", "demo/node-runtime-pool")
+        .put("params", new JsonObject().put("shards", 2)).put("reason", "past the refill ceiling")));
+    assertEquals(List.of("create-pool", "wait-pool-ready", "patch-pool"),
+        p.dryRun().getJsonArray("steps").stream().map(o -> ((JsonObject) o).getString("op")).toList());
+    ApiException twoPerson = assertThrowsAsync(s.approve(ALICE, p.id()));
+    assertEquals(403, twoPerson.status());
+    get(s.approve(BOB, p.id()));
+    get(s.execute(ALICE, p.id(), null));
+    // the new pool is created, then the plan waits for its members (no controller runs here)
+    await().atMost(Duration.ofSeconds(20)).until(() -> get(new RemediationStore(pool).plan(p.id())).progress()
+        .getString("waiting", "").equals("SandboxWarmPool demo/node-runtime-pool-shard-1: 0 of 2 Ready"));
+    assertEquals(2, replicas("node-runtime-pool-shard-1"));
+    get(s.cancel(ALICE, p.id()));
+    assertEquals("cancelled", state(p.id()));
+    await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> replicas("node-runtime-pool") == 4);
+    List<AuditEntry> rows = get(new RemediationStore(pool).audit(p.id(), null, null));
+    assertEquals(1, count(rows, "step.before", "intent"));
+    assertEquals(1, count(rows, "plan.cancel", "ok"));
+    assertEquals(0, count(rows, "plan.done", ""));
+    assertEquals(409, assertThrowsAsync(s.execute(ALICE, p.id(), null)).status());
+  }
+
+  @Test
+  void refillPacingIsALiveKnobOfControllerLite() throws Exception {
+    RemediationService s = startService();
+    PlanRow p = get(s.create(ALICE, new JsonObject().put("action", "SetRefillPacing").put("subject", "controller-lite")
+        .put("params", new JsonObject().put("maxRefillRate", 5)).put("reason", "refill bursts starve the API server")));
+    assertEquals(false, p.dryRun().getBoolean("destructive"));
+    get(s.approve(ALICE, p.id()));
+    get(s.execute(ALICE, p.id(), "k-1"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(p.id()).equals("succeeded"));
+    assertEquals(5.0, refillRate.get());
+    ApiException bad = assertThrowsAsync(s.create(ALICE, new JsonObject().put("action", "SetRefillPacing")
+        .put("subject", "controller-lite").put("params", new JsonObject().put("maxRefillRate", -1)).put("reason", "r")));
+    assertEquals("params.maxRefillRate", bad.toJson().getString("field"));
+  }
+
+  @Test
+  void theAuditTableIsAppendOnly() throws Exception {
+    RemediationStore store = new RemediationStore(pool);
+    long seq = get(store.append(new AuditEntry(0, Instant.now(), "alice", "plan.create", null, null, null, "t", "ok")));
+    assertTrue(seq > 0);
+    ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+        () -> get(pool.query("update remediation_audit set result = 'forged'").execute()));
+    assertTrue(e.getCause().getMessage().contains("remediation_audit is append-only"), e.getCause().getMessage());
+    org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+        () -> get(pool.query("delete from remediation_audit").execute()));
+    assertEquals("ok", get(store.audit(null, "alice", null)).stream().filter(r -> r.seq() == seq).findFirst()
+        .orElseThrow().result());
+  }
+
+  static ApiException assertThrowsAsync(Future<?> f) throws Exception {
+    try {
+      get(f);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof ApiException a) {
+        return a;
+      }
+      throw e;
+    }
+    throw new AssertionError("expected an ApiException");
+  }
+}
