@@ -77,15 +77,20 @@ final class Diagnoser {
     return String.format(Locale.ROOT, "%.2f", d);
   }
 
+  private Map<ObjectRef, List<SandboxView>> membersByPool;
+
+  /** Active members of the pool by controller ownerReference, sorted by name (grouped once per run). */
   private List<SandboxView> members(PoolView p) {
-    List<SandboxView> out = new ArrayList<>();
-    for (SandboxView s : e.sandboxes().values()) {
-      if (s.ref().namespace().equals(p.ref().namespace()) && s.ownedByPool(p.ref().name()) && !s.deleting()) {
-        out.add(s);
+    if (membersByPool == null) {
+      membersByPool = new java.util.HashMap<>();
+      for (SandboxView s : e.sandboxes().values()) {
+        if (s.owner() != null && "SandboxWarmPool".equals(s.owner().kind()) && !s.deleting()) {
+          membersByPool.computeIfAbsent(new ObjectRef(s.ref().namespace(), s.owner().name()), x -> new ArrayList<>()).add(s);
+        }
       }
+      membersByPool.values().forEach(l -> l.sort(Comparator.comparing(s -> s.ref().name())));
     }
-    out.sort(Comparator.comparing(s -> s.ref().name()));
-    return out;
+    return membersByPool.getOrDefault(p.ref(), List.of());
   }
 
   private TemplateView template(PoolView p) {

@@ -459,7 +459,19 @@ public final class FleetEngine {
   }
 
   private SliSeries seriesOf(SliKey key) {
-    return series.computeIfAbsent(key, k -> new SliSeries(config.bucketWidth()));
+    return series.computeIfAbsent(key, k -> new SliSeries(config.bucketWidth(), fineSpan(), coarseWidth()));
+  }
+
+  /** The shortest window keeps full resolution; older data is rolled up (see {@link SliSeries}). */
+  private Duration fineSpan() {
+    return config.windows().stream().min(Duration::compareTo).orElseThrow();
+  }
+
+  /** longest window / 60, a multiple of the bucket width (1 m for 5 m / 1 h / 10 s). */
+  private Duration coarseWidth() {
+    long b = config.bucketWidth().toNanos();
+    long c = Math.max(b, config.longestWindow().toNanos() / 60 / b * b);
+    return Duration.ofNanos(c);
   }
 
   // ---- findings
@@ -619,7 +631,7 @@ public final class FleetEngine {
     closeTimedOutResumes(now);
     Instant oldest = now.minus(config.longestWindow()).minus(config.bucketWidth());
     for (SliSeries s : series.values()) {
-      s.evictBefore(oldest);
+      s.maintain(now, oldest);
     }
     forcedCold.values().removeIf(f -> f.readyAt().isBefore(oldest));
 

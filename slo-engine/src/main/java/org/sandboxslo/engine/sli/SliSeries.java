@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.IntCountsHistogram;
 
 /**
  * Per-subject sliding-window state: time buckets of counts and HdrHistogram latency sketches.
@@ -20,6 +22,10 @@ public final class SliSeries {
   static final int SIGNIFICANT_DIGITS = 2;
 
   private final long bucketNanos;
+  /** Buckets older than this span behind the newest data are rolled up into coarse buckets. */
+  private final long fineSpanNanos;
+  /** Width of the rolled-up buckets (a multiple of the bucket width); equal to it when off. */
+  private final long coarseNanos;
   private final TreeMap<Long, Bucket> buckets = new TreeMap<>();
   private long warmTotal;
   private long coldTotal;
@@ -49,23 +55,91 @@ public final class SliSeries {
   }
 
   public SliSeries(Duration bucketWidth) {
+    this(bucketWidth, Duration.ZERO, bucketWidth);
+  }
+
+  /**
+   * A series that keeps {@code bucketWidth} resolution for the newest {@code fineSpan} and rolls
+   * older buckets up into {@code coarseWidth} buckets, so long windows cost a fraction of the
+   * memory and merge time. Windows no longer than {@code fineSpan} keep the fine resolution.
+   *
+   * @throws IllegalArgumentException when {@code coarseWidth} is not a multiple of the bucket width
+   */
+  public SliSeries(Duration bucketWidth, Duration fineSpan, Duration coarseWidth) {
     this.bucketNanos = bucketWidth.toNanos();
+    this.fineSpanNanos = fineSpan.toNanos();
+    this.coarseNanos = coarseWidth.toNanos();
+    if (coarseNanos < bucketNanos || coarseNanos % bucketNanos != 0) {
+      throw new IllegalArgumentException(
+          "coarse width " + coarseWidth + " must be a multiple of the bucket width " + bucketWidth);
+    }
   }
 
   private static final class Bucket {
+    final long width;
     long warm;
     long cold;
     long resumeAttempts;
     long resumeErrors;
-    Histogram claimWarm;
-    Histogram claimCold;
-    Histogram coldStart;
-    Histogram resume;
+    AbstractHistogram claimWarm;
+    AbstractHistogram claimCold;
+    AbstractHistogram coldStart;
+    AbstractHistogram resume;
+
+    Bucket(long width) {
+      this.width = width;
+    }
+
+    void absorb(Bucket o) {
+      warm += o.warm;
+      cold += o.cold;
+      resumeAttempts += o.resumeAttempts;
+      resumeErrors += o.resumeErrors;
+      claimWarm = merge(claimWarm, o.claimWarm);
+      claimCold = merge(claimCold, o.claimCold);
+      coldStart = merge(coldStart, o.coldStart);
+      resume = merge(resume, o.resume);
+    }
+
+    private static AbstractHistogram merge(AbstractHistogram into, AbstractHistogram from) {
+      if (from == null) {
+        return into;
+      }
+      if (into == null) {
+        return from;
+      }
+      into.add(from);
+      return into;
+    }
   }
 
+  /** Buckets are keyed by their start (epoch nanos); fine and coarse ones share the map. */
   private Bucket bucket(Instant at) {
-    long idx = Math.floorDiv(nanos(at), bucketNanos);
-    return buckets.computeIfAbsent(idx, i -> new Bucket());
+    long start = Math.floorDiv(nanos(at), bucketNanos) * bucketNanos;
+    Map.Entry<Long, Bucket> coarse = buckets.floorEntry(start);
+    if (coarse != null && coarse.getValue().width > bucketNanos && start < coarse.getKey() + coarse.getValue().width) {
+      return coarse.getValue(); // a late event for an already rolled-up period
+    }
+    return buckets.computeIfAbsent(start, i -> new Bucket(bucketNanos));
+  }
+
+  /** Rolls fine buckets that ended more than the fine span before {@code now} into coarse ones. */
+  private void rollUp(Instant now) {
+    if (coarseNanos == bucketNanos || fineSpanNanos <= 0) {
+      return;
+    }
+    long limit = Math.floorDiv(nanos(now) - fineSpanNanos - bucketNanos, coarseNanos) * coarseNanos;
+    List<Long> old = new ArrayList<>();
+    for (Map.Entry<Long, Bucket> e : buckets.headMap(limit, false).entrySet()) {
+      if (e.getValue().width == bucketNanos) {
+        old.add(e.getKey());
+      }
+    }
+    for (Long start : old) {
+      Bucket fine = buckets.remove(start);
+      long cs = Math.floorDiv(start, coarseNanos) * coarseNanos;
+      buckets.computeIfAbsent(cs, i -> new Bucket(coarseNanos)).absorb(fine);
+    }
   }
 
   /**
@@ -154,8 +228,9 @@ public final class SliSeries {
     }
   }
 
-  private static Histogram record(Histogram h, Duration d) {
-    Histogram out = h != null ? h : new Histogram(SIGNIFICANT_DIGITS);
+  /** Per-bucket sketches count in ints (a bucket never sees 2^31 samples): half the memory. */
+  private static AbstractHistogram record(AbstractHistogram h, Duration d) {
+    AbstractHistogram out = h != null ? h : new IntCountsHistogram(SIGNIFICANT_DIGITS);
     long micros = Math.max(0, d.toNanos() / 1_000);
     out.recordValue(micros);
     return out;
@@ -163,8 +238,18 @@ public final class SliSeries {
 
   /** Drops buckets that start before {@code oldest}. */
   public void evictBefore(Instant oldest) {
-    long idx = Math.floorDiv(nanos(oldest), bucketNanos);
-    buckets.headMap(idx, false).clear();
+    long start = Math.floorDiv(nanos(oldest), bucketNanos) * bucketNanos;
+    // a coarse bucket is dropped once it has ended before {@code oldest}
+    buckets.headMap(start, false).entrySet().removeIf(e -> e.getKey() + e.getValue().width <= start);
+  }
+
+  /**
+   * Housekeeping at {@code now}: rolls old fine buckets up and drops buckets older than {@code
+   * oldest}.
+   */
+  public void maintain(Instant now, Instant oldest) {
+    rollUp(now);
+    evictBefore(oldest);
   }
 
   public boolean isEmpty() {
@@ -194,8 +279,8 @@ public final class SliSeries {
    * after {@code now - window} (and any later ones).
    */
   public WindowSlis window(Instant now, Duration window) {
-    long fromIdx = Math.floorDiv(nanos(now.minus(window)) + bucketNanos - 1, bucketNanos);
-    Map<Long, Bucket> in = buckets.tailMap(fromIdx, true);
+    long from = Math.floorDiv(nanos(now.minus(window)) + bucketNanos - 1, bucketNanos) * bucketNanos;
+    Map<Long, Bucket> in = buckets.tailMap(from, true);
     long warm = 0;
     long cold = 0;
     long attempts = 0;
@@ -233,7 +318,7 @@ public final class SliSeries {
         summary(resumeH));
   }
 
-  private static void addIfPresent(Histogram into, Histogram h) {
+  private static void addIfPresent(Histogram into, AbstractHistogram h) {
     if (h != null) {
       into.add(h);
     }

@@ -6,8 +6,10 @@ import java.util.Objects;
 /**
  * The SLIs of one subject over one sliding window ending at the snapshot time. Every ratio and
  * summary is {@code null} when its window holds no valid events ("no data"), never NaN, 0 or 1.
- * Window resolution is the engine's bucket width: the window covers the buckets whose start is
- * not older than {@code now - window}.
+ * Window resolution is the engine's bucket width for the shortest window; data older than the
+ * shortest window is rolled up into buckets of longest window / 60 (1 m for 1 h), so longer
+ * windows have that resolution at their far edge. A window covers the buckets whose start is not
+ * older than {@code now - window}.
  *
  * @param window the window length, e.g. PT5M
  * @param warmLaunches claims that got a warm (adopted) sandbox and became Ready in the window
