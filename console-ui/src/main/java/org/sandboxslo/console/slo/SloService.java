@@ -159,6 +159,15 @@ public final class SloService implements AutoCloseable {
 
   /** Adds the default SLOs of every template in the latest snapshot that are not registered yet. */
   Future<Void> refreshDefaults() {
+    try {
+      return addDefaults();
+    } catch (RuntimeException e) {
+      LOG.warn("adding default SLOs failed: {}", e.toString());
+      return Future.succeededFuture();
+    }
+  }
+
+  private Future<Void> addDefaults() {
     FleetSnapshot snap = engine.snapshot();
     if (!settings.defaults() || snap == null) {
       return Future.succeededFuture();
@@ -272,16 +281,13 @@ public final class SloService implements AutoCloseable {
     });
   }
 
-  /** One SLO as JSON; 404 when unknown. */
+  /** One SLO as JSON, evaluated now; 404 when unknown. */
   public Future<JsonObject> get(String name) {
     Registered r = registered.get(name);
     if (r == null) {
       return Future.failedFuture(ApiException.notFound("id", "no SLO named '" + name + "'"));
     }
-    SloStatus s = published().get(name);
-    if (s != null && s.definition() == r.definition()) {
-      return Future.succeededFuture(SloJson.slo(r, s, exclusionsOf(name)));
-    }
+    // evaluated now on the engine thread (one ledger is cheap), so a write is visible at once
     return evaluate(List.of(name)).map(m -> {
       SloStatus st = m.get(name);
       if (st == null) {
