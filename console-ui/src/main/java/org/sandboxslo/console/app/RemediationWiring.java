@@ -24,8 +24,8 @@ import org.sandboxslo.engine.remediation.PoolState;
 /**
  * Starts the {@link RemediationService} of the assembled service: its own connection pool on the
  * console database, the engine as {@link RemediationFleet}, controller-lite's refill knob (demo
- * only). In demo mode without {@code sloconsole.auth.tokens}, a random token for user {@code
- * admin} (all roles) is generated and printed once on standard output.
+ * only). In demo mode without {@code sloconsole.auth.tokens}, random tokens for user {@code admin}
+ * (all roles) and {@code reviewer} (approver) are generated and printed once on standard output.
  */
 final class RemediationWiring {
   private RemediationWiring() {}
@@ -39,7 +39,8 @@ final class RemediationWiring {
     if (controllerOrNull != null) {
       cfg = cfg.withDemoAdmin();
       if (cfg.demoToken() != null) {
-        System.out.println("remediation API demo token for user admin (all roles): " + cfg.demoToken());
+        cfg.tokens().forEach((token, caller) -> System.out.println("remediation API demo token for user "
+            + caller.user() + " (" + String.join("+", new java.util.TreeSet<>(caller.roles())) + "): " + token));
       }
     }
     PgConnectOptions options = storage.embedded() != null ? storage.embedded().connectOptions()

@@ -18,8 +18,9 @@ import org.sandboxslo.engine.Durations;
  *   <li>{@code sloconsole.auth.tokens}: {@code user:token:role+role,...}, e.g. {@code
  *       alice:token-a:operator+approver,bob:token-b:approver:team-a+viewer}; roles are {@code
  *       viewer|operator|approver|admin}, optionally scoped {@code role:namespace}. Default empty:
- *       in demo mode a random token for user {@code admin} with role {@code admin} is generated
- *       and printed once ({@link #withDemoAdmin()}); otherwise every call is 401.
+ *       in demo mode random tokens for user {@code admin} (role {@code admin}) and user {@code
+ *       reviewer} (a second approver, for the two-person rule) are generated and printed once
+ *       ({@link #withDemoAdmin()}); otherwise every call is 401.
  *   <li>{@code sloconsole.auth.two-person} (default {@code true}): destructive actions
  *       (PacedRecreate, ShardPool, DeleteExpiredClaims, ScalePool down) must be approved by a
  *       different user than the planner
@@ -124,17 +125,23 @@ public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, d
   }
 
   /**
-   * Without configured tokens, a copy with a random demo token for {@code admin}; otherwise this.
+   * Without configured tokens, a copy with random demo tokens for {@code admin} (all roles; its
+   * token is {@link #demoToken()}) and {@code reviewer} (approver, viewer); otherwise this.
    */
   public RemediationConfig withDemoAdmin() {
     if (!tokens.isEmpty()) {
       return this;
     }
+    String token = randomToken();
+    return new RemediationConfig(Map.of(token, new Caller("admin", Set.of("admin")),
+        randomToken(), new Caller("reviewer", Set.of("approver", "viewer"))), twoPerson,
+        maxUnavailableFraction, pollInterval, workers, token);
+  }
+
+  private static String randomToken() {
     byte[] b = new byte[16];
     new SecureRandom().nextBytes(b);
-    String token = "demo-" + HexFormat.of().formatHex(b);
-    return new RemediationConfig(Map.of(token, new Caller("admin", Set.of("admin"))), twoPerson,
-        maxUnavailableFraction, pollInterval, workers, token);
+    return "demo-" + HexFormat.of().formatHex(b);
   }
 
   /** The configuration for the startup log, tokens masked. */

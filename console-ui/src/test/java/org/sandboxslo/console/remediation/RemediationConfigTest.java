@@ -34,6 +34,8 @@ class RemediationConfigTest {
     assertNotNull(c.demoToken());
     assertTrue(c.demoToken().matches("demo-[0-9a-f]{32}"), c.demoToken());
     assertEquals("admin", c.tokens().get(c.demoToken()).user());
+    assertEquals(2, c.tokens().size());
+    assertTrue(c.tokens().values().contains(new Caller("reviewer", Set.of("approver", "viewer"))));
     assertFalse(c.describe().contains(c.demoToken()));
   }
 
