@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * ratio ({@code agent_sandbox_claim_creation_total}) and p95 claim-to-ready ({@code
  * agent_sandbox_claim_controller_startup_latency_ms}, ms → s) with {@link CounterIncrease} (resets
  * as in C14). A window is {@code partial} when it saw a restart or a scrape gap (two successful
- * scrapes more than 2 × interval apart, or failed scrapes).
+ * scrapes more than 2 × interval + 1 s apart, or failed scrapes).
  */
 public final class ControllerViewService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerViewService.class);
@@ -146,7 +146,7 @@ public final class ControllerViewService implements AutoCloseable {
     times.sort(Instant::compareTo);
     boolean gap = failedScrapes;
     for (int i = 1; i < times.size(); i++) {
-      if (Duration.between(times.get(i - 1), times.get(i)).compareTo(interval.multipliedBy(2)) > 0) {
+      if (Duration.between(times.get(i - 1), times.get(i)).compareTo(interval.multipliedBy(2).plusSeconds(1)) > 0) {
         gap = true;
       }
     }
