@@ -143,6 +143,7 @@ public final class ConsoleVerticle extends VerticleBase {
     r.get("/api/v1/pools/:ns/:name/history").handler(ctx -> history(ctx, Scope.POOL));
     r.get("/api/v1/status").handler(this::status);
     r.get("/api/v1/findings").handler(this::findings);
+    new org.sandboxslo.console.hooks.AlertmanagerHook().mount(r);
     r.get("/api/v1/stream").handler(this::stream);
     r.get("/api/v1/openapi.yaml")
         .handler(
