@@ -170,7 +170,7 @@ class RemediationE2E {
     c.getMetadata().setName(name);
     c.setAdditionalProperty("spec", Map.of("warmPoolRef", Map.of("name", pool)));
     Resources.ops(app.client(), Kind.SANDBOX_CLAIM).inNamespace(NS).resource(c).create();
-    await().atMost(Duration.ofSeconds(30)).until(() -> {
+    await().atMost(Duration.ofSeconds(60)).until(() -> {
       GenericKubernetesResource r = Resources.ops(app.client(), Kind.SANDBOX_CLAIM).inNamespace(NS).withName(name).get();
       return r != null && Resources.isTrue(r, "Ready") && Resources.annotation(r, Labels.SANDBOX_NAME) != null;
     });
@@ -179,7 +179,9 @@ class RemediationE2E {
   }
 
   JsonNode findingFor(String pool) {
-    JsonNode items = Http.get(api("/api/v1/findings?kind=StalePoolMembers&state=open")).json().get("items");
+    Http.Response r = Http.get(api("/api/v1/findings?kind=StalePoolMembers&state=open"));
+    JsonNode items = r.json().get("items");
+    assertNotNull(items, r.status() + " " + r.body());
     for (JsonNode f : items) {
       if (f.get("subject").asText().equals("SandboxWarmPool " + NS + "/" + pool)) {
         return f;
@@ -190,7 +192,7 @@ class RemediationE2E {
 
   /** Plans the PacedRecreate a StalePoolMembers finding proposes (as alice). */
   JsonNode planFromFinding(String pool) {
-    await().atMost(Duration.ofSeconds(30)).until(() -> findingFor(pool) != null);
+    await().atMost(Duration.ofSeconds(60)).until(() -> findingFor(pool) != null);
     JsonNode f = findingFor(pool);
     assertEquals("PacedRecreate", f.get("proposals").get(0).get("action").asText());
     ObjectNode body = Http.JSON.createObjectNode().put("action", "PacedRecreate").put("subject", NS + "/" + pool)
