@@ -24,6 +24,8 @@ import org.sandboxslo.engine.Durations;
  *   <li>{@code sloconsole.auth.two-person} (default {@code true}): destructive actions
  *       (PacedRecreate, ShardPool, DeleteExpiredClaims, ScalePool down) must be approved by a
  *       different user than the planner
+ *   <li>{@code sloconsole.auth.approver-roles} (default every action {@code approver}): {@code
+ *       Action:role+role,...}, e.g. {@code DeleteExpiredClaims:admin}; who may approve which action
  *   <li>{@code sloconsole.remediation.max-unavailable-fraction} (default 0.34): paced Recreate
  *       batch = max(1, floor(f × replicas))
  *   <li>{@code sloconsole.remediation.poll-interval} (default 500ms): executor tick
@@ -37,18 +39,23 @@ import org.sandboxslo.engine.Durations;
  * @param pollInterval &gt; 0
  * @param workers 1..16
  * @param demoToken the generated admin token, or null
+ * @param approverRoles action → roles any of which may approve it (each still scoped to the
+ *     subject's namespace when given as {@code role:namespace}); every action defaults to {@code
+ *     approver}
  */
 public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, double maxUnavailableFraction,
-    Duration pollInterval, int workers, String demoToken) {
+    Duration pollInterval, int workers, String demoToken, Map<String, List<String>> approverRoles) {
   public static final String TOKENS = "sloconsole.auth.tokens";
   public static final String TWO_PERSON = "sloconsole.auth.two-person";
   public static final String MAX_UNAVAILABLE = "sloconsole.remediation.max-unavailable-fraction";
   public static final String POLL = "sloconsole.remediation.poll-interval";
   public static final String WORKERS = "sloconsole.remediation.workers";
-  private static final Set<String> KEYS = Set.of(TOKENS, TWO_PERSON, MAX_UNAVAILABLE, POLL, WORKERS);
+  public static final String APPROVER_ROLES = "sloconsole.auth.approver-roles";
+  private static final Set<String> KEYS = Set.of(TOKENS, TWO_PERSON, MAX_UNAVAILABLE, POLL, WORKERS, APPROVER_ROLES);
 
   public RemediationConfig {
     tokens = Map.copyOf(tokens);
+    approverRoles = Map.copyOf(approverRoles);
     if (!(maxUnavailableFraction > 0 && maxUnavailableFraction <= 1)) {
       throw new IllegalArgumentException(MAX_UNAVAILABLE + ": expected a number in (0, 1], got " + maxUnavailableFraction);
     }
@@ -90,7 +97,38 @@ public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, d
       throw new IllegalArgumentException(WORKERS + ": expected 1..16, got '" + m.get(WORKERS) + "'");
     }
     return new RemediationConfig(tokens, tp.equals("true"), f, Durations.parse(POLL, m.getOrDefault(POLL, "500ms")),
-        workers, null);
+        workers, null, parseApproverRoles(m.getOrDefault(APPROVER_ROLES, "")));
+  }
+
+  static Map<String, List<String>> parseApproverRoles(String s) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (String a : PlanRow.ACTIONS) {
+      out.put(a, List.of("approver"));
+    }
+    if (s.isBlank()) {
+      return out;
+    }
+    for (String entry : s.split(",")) {
+      String[] p = entry.trim().split(":", 2);
+      if (p.length != 2 || !PlanRow.ACTIONS.contains(p[0]) || p[1].isEmpty()) {
+        throw new IllegalArgumentException(APPROVER_ROLES + ": expected Action:role+role with an action of "
+            + String.join(", ", PlanRow.ACTIONS) + ", got '" + entry.trim() + "'");
+      }
+      List<String> roles = List.of(p[1].split("\\+"));
+      for (String r : roles) {
+        if (!Caller.ROLES.contains(r)) {
+          throw new IllegalArgumentException(APPROVER_ROLES + ": unknown role '" + r + "' for " + p[0] + "; roles: "
+              + String.join(", ", Caller.ROLES));
+        }
+      }
+      out.put(p[0], roles);
+    }
+    return out;
+  }
+
+  /** The roles that may approve {@code action}. */
+  public List<String> approversOf(String action) {
+    return approverRoles.getOrDefault(action, List.of("approver"));
   }
 
   static Map<String, Caller> parseTokens(String s) {
@@ -135,7 +173,7 @@ public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, d
     String token = randomToken();
     return new RemediationConfig(Map.of(token, new Caller("admin", Set.of("admin")),
         randomToken(), new Caller("reviewer", Set.of("approver", "viewer"))), twoPerson,
-        maxUnavailableFraction, pollInterval, workers, token);
+        maxUnavailableFraction, pollInterval, workers, token, approverRoles);
   }
 
   private static String randomToken() {
@@ -154,6 +192,8 @@ public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, d
     d.put(MAX_UNAVAILABLE, String.valueOf(maxUnavailableFraction));
     d.put(POLL, pollInterval.toMillis() + "ms");
     d.put(WORKERS, String.valueOf(workers));
+    d.put(APPROVER_ROLES, approverRoles.entrySet().stream().map(e -> e.getKey() + ":" + String.join("+", e.getValue()))
+        .collect(java.util.stream.Collectors.joining(",")));
     StringBuilder sb = new StringBuilder();
     d.forEach((k, v) -> sb.append("  ").append(k).append(" = ").append(v).append('\n'));
     return sb.toString().stripTrailing();

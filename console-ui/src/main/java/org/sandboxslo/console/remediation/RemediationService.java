@@ -32,7 +32,8 @@ import org.slf4j.MDC;
  *
  * <ul>
  *   <li>Plans are dry runs ({@link RemediationPlans}) stored in {@code remediation_plan} with
- *       state {@code planned}; approval needs role {@code approver} for the subject's namespace
+ *       state {@code planned}; approval needs a role that {@code sloconsole.auth.approver-roles} allows for the action (default
+ *       {@code approver}) in the subject's namespace
  *       and, for destructive actions under {@code sloconsole.auth.two-person}, a user other than
  *       the planner; execution needs role {@code operator} and an approved plan.
  *   <li>Execution is idempotent: the move {@code approved → executing} is one conditional UPDATE,
@@ -245,9 +246,10 @@ public final class RemediationService implements Shareable {
   public Future<PlanRow> approve(Caller c, String id) {
     return found(id).compose(p -> {
       String ns = RemediationPlans.namespaceOf(p.action(), p.subject());
-      if (!c.has("approver", ns)) {
+      List<String> allowed = config.approversOf(p.action());
+      if (allowed.stream().noneMatch(role -> c.has(role, ns))) {
         return refuse(c, "plan.approve", p, new ApiException(403, "forbidden", "role", "user " + c.user()
-            + " lacks role approver" + (ns == null ? " (cluster-wide)" : " for namespace " + ns)
+            + " lacks role " + String.join(" or ", allowed) + (ns == null ? " (cluster-wide)" : " for namespace " + ns)
             + ", which approving " + p.action() + " requires"));
       }
       if (config.twoPerson() && p.dryRun().getBoolean("destructive", false) && c.user().equals(p.plannedBy())) {

@@ -60,6 +60,20 @@ class RemediationConfigTest {
   }
 
   @Test
+  void approverRolesArePerAction() {
+    RemediationConfig c = RemediationConfig.fromMap(Map.of(RemediationConfig.APPROVER_ROLES,
+        "DeleteExpiredClaims:admin,ShardPool:approver+admin"));
+    assertEquals(java.util.List.of("admin"), c.approversOf("DeleteExpiredClaims"));
+    assertEquals(java.util.List.of("approver", "admin"), c.approversOf("ShardPool"));
+    assertEquals(java.util.List.of("approver"), c.approversOf("PacedRecreate"));
+    assertTrue(c.describe().contains("DeleteExpiredClaims:admin"), c.describe());
+    assertEquals("sloconsole.auth.approver-roles: expected Action:role+role with an action of PacedRecreate, "
+            + "SetUpdateStrategy, ScalePool, ShardPool, SetRefillPacing, DeleteExpiredClaims, got 'Nuke:admin'",
+        assertThrows(IllegalArgumentException.class,
+            () -> RemediationConfig.fromMap(Map.of(RemediationConfig.APPROVER_ROLES, "Nuke:admin"))).getMessage());
+  }
+
+  @Test
   void rolesAreScopedByNamespaceAndAdminHoldsAll() {
     Caller bob = new Caller("bob", Set.of("approver:team-a"));
     assertTrue(bob.has("approver", "team-a"));

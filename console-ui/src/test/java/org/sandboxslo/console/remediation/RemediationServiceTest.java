@@ -191,6 +191,22 @@ class RemediationServiceTest {
   }
 
   @Test
+  void approvalNeedsARoleAllowedForTheAction() throws Exception {
+    RemediationConfig cfg = RemediationConfig.fromMap(Map.of(RemediationConfig.POLL, "100ms",
+        RemediationConfig.APPROVER_ROLES, "ScalePool:admin"));
+    service = get(RemediationService.start(vertx, cfg, new RemediationStore(pool), client, FLEET, Clock.systemUTC()));
+    PlanRow p = get(service.create(ALICE, new JsonObject().put("action", "ScalePool").put("subject", "demo/python-runtime-pool")
+        .put("params", new JsonObject().put("replicas", 9)).put("reason", "peak hour")));
+    ApiException e = assertThrowsAsync(service.approve(BOB, p.id()));
+    assertEquals(403, e.status());
+    assertEquals("user bob lacks role admin for namespace demo, which approving ScalePool requires",
+        e.toJson().getString("reason"));
+    assertEquals("planned", state(p.id()));
+    get(service.approve(new Caller("root", java.util.Set.of("admin")), p.id()));
+    assertEquals("approved", state(p.id()));
+  }
+
+  @Test
   void theAuditTableIsAppendOnly() throws Exception {
     RemediationStore store = new RemediationStore(pool);
     long seq = get(store.append(new AuditEntry(0, Instant.now(), "alice", "plan.create", null, null, null, "t", "ok")));
