@@ -476,9 +476,12 @@ public final class RemediationService implements Shareable {
     return canContinue(p.id())
         .compose(x -> audit(EXECUTOR, "step.before", p.id(), n, object, s.getString("description"), "intent"))
         .compose(x -> worker.executeBlocking(() -> apply(s, p)))
-        .compose(result -> audit(EXECUTOR, "step.after", p.id(), n, object, s.getString("description"), result))
-        .compose(x -> store.progress(p.id(), progress.put("next", i + 1), now()))
-        .map(true);
+        .compose(result -> audit(EXECUTOR, "step.after", p.id(), n, object, s.getString("description"), result)
+            .map(result))
+        .compose(result -> s.getString("op").equals("patch-deployment-args") && !result.equals("ok")
+            // only executable against a real Deployment: the plan fails instead of pretending
+            ? finish(p, "failed", result)
+            : store.progress(p.id(), progress.put("next", i + 1), now()).map(true));
   }
 
   /** Applies one listed step (blocking). */

@@ -207,6 +207,39 @@ class RemediationServiceTest {
   }
 
   @Test
+  void refillPacingOfTheUpstreamControllerPatchesItsDeploymentArgs() throws Exception {
+    RemediationService s = startService();
+    PlanRow missing = get(s.create(ALICE, new JsonObject().put("action", "SetRefillPacing")
+        .put("subject", "agent-sandbox-system/nope").put("params", new JsonObject().put("maxRefillRate", 20))
+        .put("reason", "pace refills")));
+    get(s.approve(ALICE, missing.id()));
+    get(s.execute(ALICE, missing.id(), null));
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(missing.id()).equals("failed"));
+    assertEquals("skipped: Deployment agent-sandbox-system/nope does not exist",
+        get(new RemediationStore(pool).plan(missing.id())).result());
+
+    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+        .withName("agent-sandbox-system").endMetadata().build()).create();
+    client.apps().deployments().inNamespace("agent-sandbox-system").resource(
+        new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withNewMetadata().withName("agent-sandbox-controller")
+            .endMetadata().withNewSpec().withNewTemplate().withNewSpec().addNewContainer().withName("manager")
+            .withImage("registry.k8s.io/agent-sandbox/controller:v0.5.0")
+            .withArgs("--extensions", "--sandbox-warm-pool-max-refill-rate=5").endContainer().endSpec().endTemplate()
+            .endSpec().build()).create();
+    PlanRow p = get(s.create(ALICE, new JsonObject().put("action", "SetRefillPacing")
+        .put("subject", "agent-sandbox-system/agent-sandbox-controller")
+        .put("params", new JsonObject().put("maxRefillRate", 20)).put("reason", "refill p95 too slow for the peak")));
+    assertEquals("containers[0].args: replace --sandbox-warm-pool-max-refill-rate with "
+        + "--sandbox-warm-pool-max-refill-rate=20", p.dryRun().getJsonArray("steps").getJsonObject(0).getString("patch"));
+    get(s.approve(ALICE, p.id()));
+    get(s.execute(ALICE, p.id(), null));
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(p.id()).equals("succeeded"));
+    assertEquals(List.of("--extensions", "--sandbox-warm-pool-max-refill-rate=20"), client.apps().deployments()
+        .inNamespace("agent-sandbox-system").withName("agent-sandbox-controller").get().getSpec().getTemplate().getSpec()
+        .getContainers().get(0).getArgs());
+  }
+
+  @Test
   void theAuditTableIsAppendOnly() throws Exception {
     RemediationStore store = new RemediationStore(pool);
     long seq = get(store.append(new AuditEntry(0, Instant.now(), "alice", "plan.create", null, null, null, "t", "ok")));
