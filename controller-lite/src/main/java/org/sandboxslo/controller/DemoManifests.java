@@ -35,7 +35,8 @@ public final class DemoManifests {
 
   /** Resource files, in apply order. */
   public static final List<String> FILES =
-      List.of("python-runtime.yaml", "node-runtime.yaml", "data-notebook.yaml", "gpu-trainer.yaml");
+      List.of(
+          "python-runtime.yaml", "node-runtime.yaml", "data-notebook.yaml", "gpu-trainer.yaml", "legacy-tools.yaml");
 
   /** Demo pool refs ({@code demo/<pool>}), in file order. */
   public static final List<String> POOLS =
@@ -43,7 +44,8 @@ public final class DemoManifests {
           "demo/python-runtime-pool",
           "demo/node-runtime-pool",
           "demo/data-notebook-pool",
-          "demo/gpu-trainer-pool");
+          "demo/gpu-trainer-pool",
+          "demo/legacy-tools-pool");
 
   /**
    * Creates the namespace and the demo templates and pools (create, or update when they exist).

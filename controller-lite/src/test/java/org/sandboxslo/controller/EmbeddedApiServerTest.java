@@ -84,7 +84,7 @@ class EmbeddedApiServerTest {
       KubernetesClient c = api.client();
       List<HasMetadata> first = DemoManifests.apply(c);
       List<HasMetadata> second = DemoManifests.apply(c);
-      assertEquals(8, first.size());
+      assertEquals(10, first.size());
       assertEquals(first.stream().map(m -> m.getKind() + "/" + m.getMetadata().getName()).toList(),
           second.stream().map(m -> m.getKind() + "/" + m.getMetadata().getName()).toList());
       GenericKubernetesResource gpu = Resources.ops(c, Kind.SANDBOX_WARM_POOL).inNamespace("demo").withName("gpu-trainer-pool").get();
@@ -92,7 +92,8 @@ class EmbeddedApiServerTest {
       GenericKubernetesResource nb = Resources.ops(c, Kind.SANDBOX_TEMPLATE).inNamespace("demo").withName("data-notebook").get();
       assertEquals("Allowed", Resources.spec(nb).get("envVarsInjectionPolicy"));
       assertEquals("Allowed", Resources.spec(nb).get("volumeClaimTemplatesPolicy"));
-      assertEquals(List.of("demo/python-runtime-pool", "demo/node-runtime-pool", "demo/data-notebook-pool", "demo/gpu-trainer-pool"),
+      assertEquals(List.of("demo/python-runtime-pool", "demo/node-runtime-pool", "demo/data-notebook-pool", "demo/gpu-trainer-pool",
+          "demo/legacy-tools-pool"),
           DemoManifests.POOLS);
     }
   }

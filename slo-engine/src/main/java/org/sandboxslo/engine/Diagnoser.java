@@ -261,7 +261,8 @@ final class Diagnoser {
       return;
     }
     double rate = (double) (w.warmLaunches() + w.coldLaunches()) / w.window().toSeconds();
-    double p95 = w.coldStart().p95().toNanos() / 1e9;
+    // refill latency comes from 1 s object timestamps: 0 means "under a second"
+    double p95 = Math.max(1.0, w.coldStart().p95().toNanos() / 1e9);
     PoolSizing.Advice a = PoolSizing.advise(rate, p95, 0, 0, 0);
     boolean undersized = t.pool().replicas() < a.replicas();
     boolean shard = a.pools() > t.related().size();

@@ -140,6 +140,21 @@ class DiagnoserTest {
   }
 
   @Test
+  void subSecondRefillIsSizedAsOneSecondNotAnError() {
+    FleetEngine e = new FleetEngine(EngineConfig.defaults());
+    e.apply(up(template("tpl", spec("img:1"), null, "1"), 0));
+    e.apply(up(pool("pool", "tpl", 1, 1), 0));
+    e.apply(up(member("m1", "pool", spec("img:1"), 0.0, null, "1"), 1)); // created and Ready in the same second
+    for (int i = 0; i < 600; i++) {
+      e.apply(up(Fixtures.claim("c" + i, "pool", "m-x" + i, 30 + i / 4.0, 31.0 + i / 4.0, false, "1"), 32 + i / 4.0));
+    }
+    // 600 claims / 300 s = 2/s × 1 s = 2 replicas needed, the pool has 1
+    Finding f = of(e, FindingKind.POOL_UNDERSIZED, 200).get(0);
+    assertEquals("1.00", f.evidence("refillP95Seconds"));
+    assertEquals("2 replicas in 1 pool(s) of 2", f.evidence("advice"));
+  }
+
+  @Test
   void reservedKeysOnlyMatterWhenTheyClaimControllerIdentity() {
     FleetEngine e = new FleetEngine(EngineConfig.defaults());
     e.apply(up(pool("pool-py", "tpl", 1, 1), 0));

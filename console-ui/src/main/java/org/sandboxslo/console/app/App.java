@@ -56,6 +56,7 @@ public final class App implements AutoCloseable {
   private ConsoleStorage storage;
   private ConsoleServer console;
   private LoadRunner load;
+  private IncidentScenario incidents;
   private org.sandboxslo.console.remediation.RemediationService remediation;
   private final Map<String, String> settings;
 
@@ -100,6 +101,12 @@ public final class App implements AutoCloseable {
       if (loadSettings.enabled()) {
         app.load = app.keep(new LoadRunner(app.client, loadSettings));
         app.load.start();
+      }
+      String scenario = settings.getOrDefault("sloconsole.app.scenario", "none");
+      if (scenario.equals("incidents")) {
+        app.incidents = app.keep(new IncidentScenario(app.client));
+        app.incidents.start(Durations.parse("sloconsole.app.scenario-start",
+            settings.getOrDefault("sloconsole.app.scenario-start", "90s")));
       }
       return app;
     } catch (RuntimeException e) {
@@ -203,6 +210,11 @@ public final class App implements AutoCloseable {
     return controller;
   }
 
+  /** The demo incidents, or null when not enabled. */
+  public IncidentScenario incidents() {
+    return incidents;
+  }
+
   /** The demo load, or null when disabled or in watch mode. */
   public LoadRunner load() {
     return load;
@@ -238,10 +250,16 @@ public final class App implements AutoCloseable {
       ConsoleConfig console, Duration refresh) {
     static Configs of(Map<String, String> s) {
       for (String k : s.keySet()) {
-        if (k.startsWith("sloconsole.app.") && !List.of("sloconsole.app.refresh-interval", "sloconsole.app.api-port").contains(k)) {
+        if (k.startsWith("sloconsole.app.") && !List.of("sloconsole.app.refresh-interval", "sloconsole.app.api-port",
+            "sloconsole.app.scenario", "sloconsole.app.scenario-start").contains(k)) {
           throw new IllegalArgumentException("unknown configuration key " + k
-              + "; known: sloconsole.app.refresh-interval, sloconsole.app.api-port");
+              + "; known: sloconsole.app.refresh-interval, sloconsole.app.api-port, sloconsole.app.scenario,"
+              + " sloconsole.app.scenario-start");
         }
+      }
+      String scenario = s.getOrDefault("sloconsole.app.scenario", "none");
+      if (!List.of("none", "incidents").contains(scenario)) {
+        throw new IllegalArgumentException("sloconsole.app.scenario: expected none or incidents, got '" + scenario + "'");
       }
       String port = s.getOrDefault("sloconsole.app.api-port", "0");
       if (!port.matches("\\d{1,5}") || Integer.parseInt(port) > 65535) {

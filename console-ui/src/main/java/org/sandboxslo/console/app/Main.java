@@ -159,6 +159,10 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--no-load", description = "Do not create claims.")
     boolean noLoad;
 
+    @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "incidents",
+        description = "Demo incidents: incidents (template change under OnReplenish, suspend/resume, Retain claims piling up; the default) or none.")
+    String scenario;
+
     @Option(names = "--ground-truth", paramLabel = "FILE", description = "Where the load profile writes its ground truth (JSON lines).")
     Path groundTruth;
 
@@ -171,6 +175,7 @@ public final class Main implements Callable<Integer> {
       if (noLoad) {
         extra.put("sloconsole.load.enabled", "false");
       }
+      extra.put("sloconsole.app.scenario", scenario);
       if (groundTruth != null) {
         extra.put("sloconsole.load.ground-truth", groundTruth.toString());
       }

@@ -136,7 +136,7 @@ class MainJobE2E {
     JsonNode body = Http.get(api("/api/v1/templates")).json();
     assertTrue(body.get("synced").asBoolean());
     JsonNode items = body.get("items");
-    for (String ref : List.of("demo/python-runtime", "demo/node-runtime", "demo/data-notebook", "demo/gpu-trainer")) {
+    for (String ref : List.of("demo/python-runtime", "demo/node-runtime", "demo/data-notebook", "demo/gpu-trainer", "demo/legacy-tools")) {
       JsonNode t = template(items, ref);
       assertTrue(t.get("exists").asBoolean());
       for (String f : List.of("replicas", "readyFraction", "readyFractionCurrentTemplate", "staleMembers", "members")) {
@@ -157,7 +157,7 @@ class MainJobE2E {
     assertEquals("python-runtime", one.get("name").asText());
     assertEquals(404, Http.get(api("/api/v1/templates/demo/nope")).status());
     JsonNode pools = Http.get(api("/api/v1/pools")).json().get("items");
-    assertEquals(4, pools.size());
+    assertEquals(5, pools.size());
   }
 
   @Test
