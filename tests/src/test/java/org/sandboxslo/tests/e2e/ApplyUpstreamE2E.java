@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -53,11 +52,7 @@ class ApplyUpstreamE2E {
         metadata: {name: extra-pool, namespace: default}
         spec: {replicas: 1, sandboxTemplateRef: {name: example-template}}
         """);
-    Map<String, String> settings = new HashMap<>();
-    settings.put("sloconsole.http.port", "0");
-    settings.put("sloconsole.management.port", "0");
-    settings.put("sloconsole.db.data-dir", dir.resolve("pg").toString());
-    settings.put("sloconsole.db.work-dir", dir.resolve("pg-bin").toString());
+    Map<String, String> settings = Demo.settings(dir);
     settings.put("sloconsole.load.enabled", "false");
     settings.put("sloconsole.controller.cold-start-p50", "200ms");
     settings.put("sloconsole.controller.cold-start-p95", "500ms");
@@ -68,7 +63,7 @@ class ApplyUpstreamE2E {
         Map.of("SANDBOX_TEMPLATE_NAME", "python-sandbox-template", "SANDBOX_WARMPOOL_NAME", "python-sdk-warmpool",
             "SANDBOX_NAMESPACE", "default"),
         applyErrors::add);
-    await().atMost(Duration.ofSeconds(60)).until(() -> Http.get(mgmt("/readyz")).status() == 200);
+    Demo.awaitReady(app);
   }
 
   @AfterAll
@@ -79,11 +74,7 @@ class ApplyUpstreamE2E {
   }
 
   String api(String path) {
-    return "http://127.0.0.1:" + app.httpPort() + path;
-  }
-
-  String mgmt(String path) {
-    return "http://127.0.0.1:" + app.managementPort() + path;
+    return Demo.api(app, path);
   }
 
   @Test

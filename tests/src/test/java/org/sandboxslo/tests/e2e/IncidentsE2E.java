@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -29,11 +28,7 @@ class IncidentsE2E {
 
   @BeforeAll
   void start() {
-    Map<String, String> s = new HashMap<>();
-    s.put("sloconsole.http.port", "0");
-    s.put("sloconsole.management.port", "0");
-    s.put("sloconsole.db.data-dir", dir.resolve("pg").toString());
-    s.put("sloconsole.db.work-dir", dir.resolve("pg-bin").toString());
+    Map<String, String> s = Demo.settings(dir);
     s.put("sloconsole.load.profile", "constant");
     s.put("sloconsole.load.rate", "1");
     s.put("sloconsole.load.duration", "5m");
@@ -56,7 +51,7 @@ class IncidentsE2E {
   }
 
   String api(String path) {
-    return "http://127.0.0.1:" + app.httpPort() + path;
+    return Demo.api(app, path);
   }
 
   @Test
@@ -73,7 +68,7 @@ class IncidentsE2E {
         attempts += t.get("windows").get("5m").get("resume").get("attempts").asLong();
       }
       assertTrue(attempts >= 1, "no resume ended yet");
-      String m = Http.get("http://127.0.0.1:" + app.managementPort() + "/metrics").body();
+      String m = Http.get(Demo.mgmt(app, "/metrics")).body();
       assertTrue(m.contains("sandbox_slo_expired_claims{kind=\"retained_expired\",namespace=\"demo\"}"), "no retained claims yet");
       assertTrue(m.contains("agent_sandbox_resume_total{namespace=\"demo\",result=\"success\""), m);
     });

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -36,11 +35,7 @@ class MainJobE2E {
   @BeforeAll
   void runTheLoad() throws Exception {
     groundTruth = dir.resolve("ground-truth.jsonl");
-    Map<String, String> settings = new HashMap<>();
-    settings.put("sloconsole.http.port", "0");
-    settings.put("sloconsole.management.port", "0");
-    settings.put("sloconsole.db.data-dir", dir.resolve("pg").toString());
-    settings.put("sloconsole.db.work-dir", dir.resolve("pg-bin").toString());
+    Map<String, String> settings = Demo.settings(dir);
     settings.put("sloconsole.store.snapshot-interval", "2s");
     settings.put("sloconsole.load.profile", "constant");
     settings.put("sloconsole.load.rate", "3");
@@ -52,7 +47,7 @@ class MainJobE2E {
     app = App.demo(settings, List.of(), Map.of(), line -> {
       throw new AssertionError("unexpected apply error: " + line);
     });
-    await().atMost(Duration.ofSeconds(60)).until(() -> Http.get(mgmt("/readyz")).status() == 200);
+    Demo.awaitReady(app);
     // mid-run: force every informer to re-list (the mock never sends 410 Gone)
     await().atMost(Duration.ofSeconds(60)).until(() -> app.load().current() != null
         && app.load().current().summary().ready() >= 60);
@@ -70,11 +65,11 @@ class MainJobE2E {
   }
 
   String api(String path) {
-    return "http://127.0.0.1:" + app.httpPort() + path;
+    return Demo.api(app, path);
   }
 
   String mgmt(String path) {
-    return "http://127.0.0.1:" + app.managementPort() + path;
+    return Demo.mgmt(app, path);
   }
 
   static JsonNode template(JsonNode items, String ref) {

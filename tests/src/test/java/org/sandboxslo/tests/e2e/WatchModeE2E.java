@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,16 +54,11 @@ class WatchModeE2E {
           context: {cluster: test, user: test, namespace: demo}
         current-context: test
         """.formatted(cluster.url()));
-    Map<String, String> settings = new HashMap<>();
-    settings.put("sloconsole.http.port", "0");
-    settings.put("sloconsole.management.port", "0");
-    settings.put("sloconsole.db.data-dir", dir.resolve("pg").toString());
-    settings.put("sloconsole.db.work-dir", dir.resolve("pg-bin").toString());
+    Map<String, String> settings = Demo.settings(dir);
     settings.put("sloconsole.collector.resync-period", "0s");
     settings.put("sloconsole.collector.namespaces", "demo");
     app = App.watch(settings, KubeClients.forKubeconfig(kubeconfig, "test"));
-    await().atMost(Duration.ofSeconds(60))
-        .until(() -> Http.get("http://127.0.0.1:" + app.managementPort() + "/readyz").status() == 200);
+    Demo.awaitReady(app);
   }
 
   @AfterAll

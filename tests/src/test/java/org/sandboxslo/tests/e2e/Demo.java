@@ -1,0 +1,37 @@
+package org.sandboxslo.tests.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.sandboxslo.console.app.App;
+
+/** Shared set-up of the end-to-end suites: settings for a demo on free ports with its own data. */
+final class Demo {
+  private Demo() {}
+
+  /** Free ports, the embedded PostgreSQL under {@code dir}; callers add load and controller keys. */
+  static Map<String, String> settings(Path dir) {
+    Map<String, String> s = new HashMap<>();
+    s.put("sloconsole.http.port", "0");
+    s.put("sloconsole.management.port", "0");
+    s.put("sloconsole.db.data-dir", dir.resolve("pg").toString());
+    s.put("sloconsole.db.work-dir", dir.resolve("pg-bin").toString());
+    return s;
+  }
+
+  static String api(App app, String path) {
+    return "http://127.0.0.1:" + app.httpPort() + path;
+  }
+
+  static String mgmt(App app, String path) {
+    return "http://127.0.0.1:" + app.managementPort() + path;
+  }
+
+  /** Waits until {@code /readyz} answers 200 (informers synced, first snapshot computed). */
+  static void awaitReady(App app) {
+    await().atMost(Duration.ofSeconds(60)).until(() -> Http.get(mgmt(app, "/readyz")).status() == 200);
+  }
+}
