@@ -48,6 +48,7 @@ class RemediationServiceTest {
   static EmbeddedApiServer api;
   static KubernetesClient client;
   static final AtomicReference<Double> refillRate = new AtomicReference<>();
+  static volatile List<FindingState> findings = List.of();
   static final Caller ALICE = new Caller("alice", java.util.Set.of("operator", "approver"));
   static final Caller BOB = new Caller("bob", java.util.Set.of("approver:demo"));
   RemediationService service;
@@ -64,7 +65,7 @@ class RemediationServiceTest {
 
     @Override
     public List<FindingState> findings() {
-      return List.of();
+      return findings;
     }
 
     @Override
@@ -237,6 +238,64 @@ class RemediationServiceTest {
     assertEquals(List.of("--extensions", "--sandbox-warm-pool-max-refill-rate=20"), client.apps().deployments()
         .inNamespace("agent-sandbox-system").withName("agent-sandbox-controller").get().getSpec().getTemplate().getSpec()
         .getContainers().get(0).getArgs());
+  }
+
+  static void claim(String name, Map<String, Object> ready, Map<String, Object> lifecycle) {
+    io.fabric8.kubernetes.api.model.GenericKubernetesResource c = Resources.newObject(Kind.SANDBOX_CLAIM, "team-c");
+    c.getMetadata().setName(name);
+    Map<String, Object> spec = new java.util.HashMap<>(Map.of("warmPoolRef", Map.of("name", "pool-py")));
+    if (lifecycle != null) {
+      spec.put("lifecycle", lifecycle);
+    }
+    c.setAdditionalProperty("spec", spec);
+    io.fabric8.kubernetes.api.model.GenericKubernetesResource created =
+        Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace("team-c").resource(c).create();
+    // status is a subresource: written separately, as the controller does
+    created.setAdditionalProperty("status", Map.of("conditions", List.of(ready)));
+    Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace("team-c").resource(created).updateStatus();
+  }
+
+  static boolean exists(String claim) {
+    return Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace("team-c").withName(claim).get() != null;
+  }
+
+  @Test
+  void expiredClaimsAreDeletedOnlyAfterApprovalAndOnlyWhileStillExpired() throws Exception {
+    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+        .withName("team-c").endMetadata().build()).create();
+    Map<String, Object> expired = Map.of("type", "Ready", "status", "False", "reason", "ClaimExpired",
+        "lastTransitionTime", "2026-11-29T04:00:00Z");
+    claim("claim-701", expired, Map.of("shutdownPolicy", "Retain"));
+    claim("claim-702", expired, Map.of("shutdownPolicy", "Retain"));
+    // listed by an older finding, but Ready again by the time the plan runs: must survive
+    claim("claim-900", Map.of("type", "Ready", "status", "True", "reason", "DependenciesReady"), null);
+    org.sandboxslo.engine.finding.Finding f = new org.sandboxslo.engine.finding.Finding(
+        org.sandboxslo.engine.finding.FindingKind.EXPIRED_CLAIMS_ACCUMULATING, "Namespace team-c",
+        org.sandboxslo.engine.finding.Severity.TICKET, Instant.parse("2026-11-29T04:00:00Z"),
+        Instant.parse("2026-11-29T09:00:00Z"), "expired claims pile up", List.of(),
+        List.of("SandboxClaim team-c/claim-701", "SandboxClaim team-c/claim-702", "SandboxClaim team-c/claim-900"),
+        List.of());
+    findings = List.of(new FindingState(f, f.firstSeen(), null));
+    RemediationService s = startService();
+    PlanRow p = get(s.create(ALICE, new JsonObject().put("action", "DeleteExpiredClaims").put("subject", "team-c")
+        .put("reason", "C09: 6 > 5 retained expired claims")));
+    assertEquals(false, p.dryRun().getBoolean("automatic"));
+    assertEquals(3, p.dryRun().getJsonArray("steps").size());
+    assertTrue(exists("claim-701"), "planning deleted something");
+    ApiException noRole = assertThrowsAsync(s.approve(BOB, p.id()));
+    assertEquals("user bob lacks role approver for namespace team-c, which approving DeleteExpiredClaims requires",
+        noRole.toJson().getString("reason"));
+    get(s.approve(new Caller("carol", java.util.Set.of("approver:team-c")), p.id()));
+    get(s.execute(ALICE, p.id(), null));
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(p.id()).equals("succeeded"));
+    List<AuditEntry> rows = get(new RemediationStore(pool).audit(p.id(), null, null));
+    assertTrue(!exists("claim-701") && !exists("claim-702"), rows.toString());
+    assertTrue(exists("claim-900"));
+    assertEquals("skipped: SandboxClaim team-c/claim-900 is neither expired nor finished without lifecycle",
+        rows.stream().filter(r -> r.what().equals("step.after") && "SandboxClaim team-c/claim-900".equals(r.object()))
+            .findFirst().orElseThrow().result());
+    assertEquals(3, count(rows, "step.before", "intent"));
+    findings = List.of();
   }
 
   @Test
