@@ -305,8 +305,37 @@ public final class SandboxCollector implements AutoCloseable {
       boolean all = watches.stream().filter(w -> w.kind == k).allMatch(w -> w.synced);
       if (all && syncedEmitted.get(k).compareAndSet(false, true)) {
         synchronized (sinkLock) {
-          deliver(k, new FleetEvent.Synced(k, clock.instant()), "sync");
+          FleetEvent.Synced synced = new FleetEvent.Synced(k, clock.instant());
+          tee("SYNCED", k, null, synced.receivedAt());
+          deliver(k, synced, "sync");
         }
+      }
+    }
+  }
+
+  /**
+   * Receives every raw watch event as it is ingested (for {@code --record}): {@code type} is
+   * ADDED, MODIFIED, DELETED or SYNCED; {@code object} the object's JSON tree (null for SYNCED, where
+   * {@code kind} is set instead). Called in delivery order under the sink lock; must not block long.
+   */
+  public interface Recorder {
+    void event(String type, Kind kind, Map<String, Object> object, java.time.Instant receivedAt);
+  }
+
+  private volatile Recorder recorder;
+
+  /** Tees raw events to {@code r} (null to stop). */
+  public void record(Recorder r) {
+    this.recorder = r;
+  }
+
+  private void tee(String type, Kind kind, Map<String, Object> object, java.time.Instant at) {
+    Recorder r = recorder;
+    if (r != null) {
+      try {
+        r.event(type, kind, object, at);
+      } catch (RuntimeException ex) {
+        count(kind, "recorder");
       }
     }
   }
@@ -479,7 +508,7 @@ public final class SandboxCollector implements AutoCloseable {
     @Override
     public void onAdd(GenericKubernetesResource obj) {
       received.get(kind).increment();
-      upsert(obj);
+      upsert(obj, "ADDED");
     }
 
     @Override
@@ -488,7 +517,7 @@ public final class SandboxCollector implements AutoCloseable {
       if (oldObj == newObj) {
         return; // a cache resync replays the trimmed stored object: nothing new to report
       }
-      upsert(newObj);
+      upsert(newObj, "MODIFIED");
     }
 
     @Override
@@ -509,6 +538,9 @@ public final class SandboxCollector implements AutoCloseable {
           if (!active) {
             return;
           }
+          if (recorder != null) {
+            tee("DELETED", kind, ObjectViews.asMap(obj), e.receivedAt());
+          }
           deliver(kind, e, key);
           delivered.remove(key);
           previous.remove(key);
@@ -519,7 +551,7 @@ public final class SandboxCollector implements AutoCloseable {
       }
     }
 
-    private void upsert(GenericKubernetesResource obj) {
+    private void upsert(GenericKubernetesResource obj, String type) {
       String key = "?";
       String uid = "";
       String rv = "";
@@ -531,8 +563,9 @@ public final class SandboxCollector implements AutoCloseable {
           rv = md.getResourceVersion() == null ? "" : md.getResourceVersion();
         }
         FleetEvent e;
+        Map<String, Object> tree = null;
         try {
-          Map<String, Object> tree = ObjectViews.asMap(obj);
+          tree = ObjectViews.asMap(obj);
           ObjectView view = ObjectViews.toView(tree);
           e = new FleetEvent.Upserted(view, ObjectViews.serverTime(tree), clock.instant());
         } catch (MalformedObjectException m) {
@@ -552,6 +585,9 @@ public final class SandboxCollector implements AutoCloseable {
             // deleted and re-created under the same name while no informer watched: the engine
             // keys by namespace/name, so the old object's Deleted must come first
             deliver(kind, new FleetEvent.Deleted(kind, refOf(key), before, clock.instant()), key);
+          }
+          if (tree != null) {
+            tee(type, kind, tree, e != null ? e.receivedAt() : clock.instant());
           }
           if (e != null) {
             deliver(kind, e, key);

@@ -138,6 +138,10 @@ public final class App implements AutoCloseable {
     FleetEngine fleet = new FleetEngine(c.engine());
     engine = keep(new EngineLoop(fleet, clock, c.refresh(), this::ingestErrors));
     collector = keep(new SandboxCollector(client, c.collector(), engine.sink(), clock));
+    String record = settings.get("sloconsole.app.record");
+    if (record != null && !record.isBlank()) {
+      collector.record(keep(new TimelineRecorder(Path.of(record))));
+    }
     collector.start();
     vertx = Vertx.vertx();
     closeables.push(() -> await(vertx.close()));
@@ -251,10 +255,10 @@ public final class App implements AutoCloseable {
     static Configs of(Map<String, String> s) {
       for (String k : s.keySet()) {
         if (k.startsWith("sloconsole.app.") && !List.of("sloconsole.app.refresh-interval", "sloconsole.app.api-port",
-            "sloconsole.app.scenario", "sloconsole.app.scenario-start").contains(k)) {
+            "sloconsole.app.scenario", "sloconsole.app.scenario-start", "sloconsole.app.record").contains(k)) {
           throw new IllegalArgumentException("unknown configuration key " + k
               + "; known: sloconsole.app.refresh-interval, sloconsole.app.api-port, sloconsole.app.scenario,"
-              + " sloconsole.app.scenario-start");
+              + " sloconsole.app.scenario-start, sloconsole.app.record");
         }
       }
       String scenario = s.getOrDefault("sloconsole.app.scenario", "none");

@@ -100,6 +100,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--db-url", paramLabel = "JDBC_URL", description = "PostgreSQL to use instead of the embedded one.")
     String dbUrl;
 
+    @Option(names = "--record", paramLabel = "FILE", description = "Record every observed watch event in the replay timeline format (replay FILE later).")
+    Path record;
+
     Map<String, String> settings(Map<String, String> extra) {
       Map<String, String> overrides = new LinkedHashMap<>(extra);
       if (httpPort != null) {
@@ -110,6 +113,9 @@ public final class Main implements Callable<Integer> {
       }
       if (dbUrl != null) {
         overrides.put("sloconsole.db.url", dbUrl);
+      }
+      if (record != null) {
+        overrides.put("sloconsole.app.record", record.toString());
       }
       overrides.putAll(Settings.pairs(set));
       return Settings.merge(config, System.getenv(), overrides);

@@ -171,4 +171,27 @@ class ReplayCasesTest {
     assertTrue(err.toString().startsWith("sandbox-slo: " + bad + ": YAML parse error"), err.toString());
     assertEquals(1, err.toString().strip().split("\n").length);
   }
+
+  @Test
+  void kubectlWatchEventsReplayWithServerTimes() {
+    String stream = """
+        {"type":"ADDED","object":{"apiVersion":"extensions.agents.x-k8s.io/v1beta1","kind":"SandboxWarmPool",
+          "metadata":{"name":"p","namespace":"ns","uid":"u-p","resourceVersion":"1","creationTimestamp":"2026-09-01T10:00:00Z"},
+          "spec":{"replicas":1,"sandboxTemplateRef":{"name":"t"}}}}
+        {"type":"ADDED","object":{"apiVersion":"extensions.agents.x-k8s.io/v1beta1","kind":"SandboxClaim",
+          "metadata":{"name":"c1","namespace":"ns","uid":"u-c1","resourceVersion":"2","creationTimestamp":"2026-09-01T10:01:00Z",
+            "annotations":{"agents.x-k8s.io/controller-first-observed-at":"2026-09-01T10:01:00.100Z",
+              "agents.x-k8s.io/sandbox-name":"p-abc","agents.x-k8s.io/claim-first-ready-at":"2026-09-01T10:01:00.350Z"}},
+          "spec":{"warmPoolRef":{"name":"p"}},
+          "status":{"conditions":[{"type":"Ready","status":"True","reason":"DependenciesReady","lastTransitionTime":"2026-09-01T10:01:00Z"}]}}}
+        {"type":"ADDED","object":{"apiVersion":"extensions.agents.x-k8s.io/v1beta1","kind":"SandboxClaim",
+          "metadata":{"name":"bad","namespace":"ns","uid":"u-bad","resourceVersion":"3"},"spec":{}}}
+        """;
+    ReplayResult r = Replayer.replayWatchJson("watch.json", stream);
+    assertEquals(java.time.Instant.parse("2026-09-01T10:01:00.350Z"), r.clock());
+    assertEquals(List.of("event 2: SandboxClaim ns/bad: spec.warmPoolRef.name: missing"), r.skipped());
+    SliSnapshot t = template(r, "t");
+    assertEquals(1, t.windows().get(0).warmLaunches());
+    assertEquals(0.25, t.windows().get(0).claimToReady().p50().toNanos() / 1e9, 0.25 * 0.004);
+  }
 }
