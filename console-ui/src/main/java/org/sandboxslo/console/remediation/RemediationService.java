@@ -346,6 +346,10 @@ public final class RemediationService implements Shareable {
   }
 
   private void tick(String id) {
+    if (stopped) {
+      running.remove(id);
+      return;
+    }
     store.plan(id)
         .compose(p -> p == null || !p.state().equals("executing") ? Future.succeededFuture(false) : step(p))
         .onComplete(ar -> {

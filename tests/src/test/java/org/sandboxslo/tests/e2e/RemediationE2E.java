@@ -39,7 +39,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.sqlclient.Pool;
+import java.time.Clock;
+import org.sandboxslo.console.FindingState;
 import org.sandboxslo.console.app.App;
+import org.sandboxslo.console.remediation.AuditEntry;
+import org.sandboxslo.console.remediation.RemediationConfig;
+import org.sandboxslo.console.remediation.RemediationFleet;
+import org.sandboxslo.console.remediation.RemediationService;
+import org.sandboxslo.console.remediation.RemediationStore;
+import org.sandboxslo.engine.model.ObjectRef;
+import org.sandboxslo.engine.remediation.PoolState;
 import org.sandboxslo.controller.api.Resources;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.upstream.Labels;
@@ -49,7 +62,7 @@ import org.sandboxslo.engine.upstream.Labels;
  * member of demo/python-runtime-pool, the template image changes under OnReplenish, the engine
  * reports StalePoolMembers, and its PacedRecreate plan is planned, refused when it must be,
  * approved by a second person, executed and audited. A second pool shows that a failing audit
- * write stops the change.
+ * write stops the change, and that a new service on the same database resumes the plan.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -392,13 +405,55 @@ class RemediationE2E {
     assertEquals(0, count(audit(id), "step.before", ""));
     assertEquals(0, count(audit(id), "step.after", ""));
     assertEquals("executing", get(api("/api/v1/plans/" + id), CAROL).json().get("state").asText());
+    // the console stops while the step is blocked; a new service on the same database resumes the plan
+    RemediationService old = app.remediation();
+    get(old.stop());
     try (Connection c = DriverManager.getConnection(jdbc, "postgres", ""); Statement st = c.createStatement()) {
       st.execute("drop trigger e2e_audit_down on remediation_audit");
     }
-    // the audit store is back: the plan continues and finishes
-    await().atMost(Duration.ofSeconds(40)).until(() ->
-        get(api("/api/v1/plans/" + id), CAROL).json().get("state").asText().equals("succeeded"));
-    assertEquals(4, count(audit(id), "step.before", "intent"));
-    assertEquals(4, count(audit(id), "step.after", "ok"));
+    Vertx other = Vertx.vertx();
+    Pool db = PgBuilder.pool().connectingTo(app.storage().embedded().connectOptions()).using(other).build();
+    RemediationStore store = new RemediationStore(db);
+    RemediationFleet fleet = new RemediationFleet() {
+      @Override
+      public PoolState pool(ObjectRef ref) {
+        return app.engine().call(e -> e.poolState(ref));
+      }
+
+      @Override
+      public List<FindingState> findings() {
+        return app.engine().findings();
+      }
+
+      @Override
+      public boolean controllerLite() {
+        return true;
+      }
+
+      @Override
+      public void setMaxRefillRate(double perSecond) {
+        app.controller().setMaxRefillRate(perSecond);
+      }
+    };
+    RemediationService resumed = get(RemediationService.start(other,
+        RemediationConfig.fromMap(Map.of(RemediationConfig.POLL, "200ms")), store, app.client(), fleet, Clock.systemUTC()));
+    try {
+      await().atMost(Duration.ofSeconds(40)).until(() -> get(store.plan(id)).state().equals("succeeded"));
+      List<AuditEntry> rows = get(store.audit(id, null, null));
+      assertEquals(1, rows.stream().filter(r -> r.what().equals("plan.resume")).count());
+      assertEquals(4, rows.stream().filter(r -> r.what().equals("step.before") && r.result().equals("intent")).count());
+      assertEquals(4, rows.stream().filter(r -> r.what().equals("step.after") && r.result().equals("ok")).count());
+      assertTrue(get(store.plan(id)).progress().getInteger("minReady") >= 3, get(store.plan(id)).progress().encode());
+      await().atMost(Duration.ofSeconds(30)).until(() -> readyMembers("node-runtime-pool")
+          .stream().allMatch(m -> image(m).endsWith(":99")) && readyMembers("node-runtime-pool").size() == 4);
+    } finally {
+      get(resumed.stop());
+      get(db.close());
+      get(other.close());
+    }
+  }
+
+  static <T> T get(Future<T> f) throws Exception {
+    return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 }
