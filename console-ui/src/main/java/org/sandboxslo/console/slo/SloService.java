@@ -256,7 +256,10 @@ public final class SloService implements AutoCloseable {
       for (Map.Entry<String, List<SloLedger.Bucket>> en : all.entrySet()) {
         chain = chain.compose(sum -> store.putBuckets(en.getKey(), en.getValue()).map(k -> sum + k));
       }
-      return chain;
+      Duration longest = names.stream().map(registered::get).filter(java.util.Objects::nonNull)
+          .map(r -> r.definition().period()).max(Duration::compareTo).orElse(settings.period());
+      // rows older than every period (plus a day) are never read again
+      return chain.compose(n -> store.pruneBuckets(now.minus(longest).minus(Duration.ofDays(1))).map(x -> n));
     }).onSuccess(n -> lastPersist = now).onFailure(e -> LOG.warn("writing SLO budget history failed: {}", e.getMessage()));
   }
 
@@ -267,11 +270,13 @@ public final class SloService implements AutoCloseable {
     Map<String, SloStatus> statuses = published();
     List<String> names = new ArrayList<>(registered.keySet());
     names.sort(String::compareTo);
-    List<String> missing = names.stream().filter(n -> !statuses.containsKey(n)).toList();
+    // not yet published, or published for a definition since replaced: evaluate now
+    List<String> missing = names.stream().filter(n -> !statuses.containsKey(n)
+        || registered.get(n) == null || statuses.get(n).definition() != registered.get(n).definition()).toList();
     return evaluate(missing).map(extra -> {
       JsonArray out = new JsonArray();
       for (String n : names) {
-        SloStatus s = statuses.containsKey(n) ? statuses.get(n) : extra.get(n);
+        SloStatus s = extra.containsKey(n) ? extra.get(n) : statuses.get(n);
         Registered r = registered.get(n);
         if (r != null && s != null) {
           out.add(SloJson.slo(r, s, exclusionsOf(n)));
