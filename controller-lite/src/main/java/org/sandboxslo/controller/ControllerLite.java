@@ -106,6 +106,40 @@ public final class ControllerLite implements AutoCloseable {
     LOG.info("max refill rate set to {}/s per pool", perSecond);
   }
 
+  private volatile long watchDelayMillis;
+  private java.util.concurrent.ScheduledExecutorService lagInjector;
+
+  /**
+   * Injects watch lag (demo and tests): every informer event is handled {@code delay} later, as
+   * when the API server's watch falls behind. Creates then stay unobserved, so the expectations
+   * gate holds refill back (upstream: "Skipping sandbox creation: waiting for in-flight
+   * creates/deletes to be observed"). Zero turns it off; events keep their order.
+   */
+  public synchronized void setWatchDelay(Duration delay) {
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("watch delay must be >= 0, got " + delay);
+    }
+    if (lagInjector == null && !delay.isZero()) {
+      lagInjector = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "controller-lite-watch-lag");
+        t.setDaemon(true);
+        return t;
+      });
+    }
+    watchDelayMillis = delay.toMillis();
+    LOG.info("watch delay set to {}", delay);
+  }
+
+  private void dispatch(Runnable r) {
+    long d = watchDelayMillis;
+    java.util.concurrent.ScheduledExecutorService lag = lagInjector;
+    if (d > 0 && lag != null) {
+      lag.schedule(r, d, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } else {
+      r.run();
+    }
+  }
+
   /** The config this controller runs with. */
   public ControllerLiteConfig config() {
     return config;
@@ -114,6 +148,9 @@ public final class ControllerLite implements AutoCloseable {
   @Override
   public synchronized void close() {
     started = false;
+    if (lagInjector != null) {
+      lagInjector.shutdownNow();
+    }
     fleet.informers.values().forEach(SharedIndexInformer::close);
     metrics.close();
     queue.close();
@@ -123,17 +160,17 @@ public final class ControllerLite implements AutoCloseable {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(GenericKubernetesResource obj) {
-        safely(kind, obj, () -> added(kind, obj));
+        dispatch(() -> safely(kind, obj, () -> added(kind, obj)));
       }
 
       @Override
       public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
-        safely(kind, newObj, () -> updated(kind, oldObj, newObj));
+        dispatch(() -> safely(kind, newObj, () -> updated(kind, oldObj, newObj)));
       }
 
       @Override
       public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
-        safely(kind, obj, () -> deleted(kind, obj));
+        dispatch(() -> safely(kind, obj, () -> deleted(kind, obj)));
       }
     };
   }

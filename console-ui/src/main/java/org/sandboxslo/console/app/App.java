@@ -104,7 +104,7 @@ public final class App implements AutoCloseable {
       }
       String scenario = settings.getOrDefault("sloconsole.app.scenario", "none");
       if (scenario.equals("incidents")) {
-        app.incidents = app.keep(new IncidentScenario(app.client));
+        app.incidents = app.keep(new IncidentScenario(app.client, app.controller));
         app.incidents.start(Durations.parse("sloconsole.app.scenario-start",
             settings.getOrDefault("sloconsole.app.scenario-start", "90s")));
       }

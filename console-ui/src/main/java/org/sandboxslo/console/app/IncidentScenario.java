@@ -30,7 +30,10 @@ import org.slf4j.LoggerFactory;
  *   <li><b>suspend/resume</b>: Sandboxes owned by claims are suspended and resumed (resume SLI; with
  *       {@code sloconsole.controller.resume-failure-probability} some fail);
  *   <li><b>claims under Retain piling up</b>: claims with {@code shutdownPolicy: Retain} and a
- *       short {@code shutdownTime} expire and stay (ExpiredClaimsAccumulating).
+ *       short {@code shutdownTime} expire and stay (ExpiredClaimsAccumulating);
+ *   <li><b>watch lag stalls refill</b>: 60 s after the start, controller-lite's watch falls 75 s
+ *       behind for 150 s, so its creates stay unobserved and the expectations gate holds refill
+ *       back (RefillStalled); then the lag clears.
  * </ul>
  *
  * The SDK that passes {@code env} on every claim is the load profile's {@code env-fraction}.
@@ -48,8 +51,12 @@ public final class IncidentScenario implements AutoCloseable {
   private final AtomicInteger legacy = new AtomicInteger();
   private final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
 
-  public IncidentScenario(KubernetesClient client) {
+  private final org.sandboxslo.controller.ControllerLite controller;
+
+  /** @param controller the demo controller, for the watch-lag incident; null skips that one */
+  public IncidentScenario(KubernetesClient client, org.sandboxslo.controller.ControllerLite controller) {
     this.client = client;
+    this.controller = controller;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "demo-incidents");
       t.setDaemon(true);
@@ -66,6 +73,16 @@ public final class IncidentScenario implements AutoCloseable {
         s + 20_000, 45_000, TimeUnit.MILLISECONDS);
     timer.scheduleWithFixedDelay(safe("suspend/resume", this::suspendAndResume), s + 10_000, 20_000, TimeUnit.MILLISECONDS);
     timer.scheduleWithFixedDelay(safe("retained claims", this::retainedClaim), s + 5_000, 15_000, TimeUnit.MILLISECONDS);
+    if (controller != null) {
+      timer.schedule(safe("watch lag", () -> {
+        controller.setWatchDelay(Duration.ofSeconds(75));
+        note("controller-lite watch lag 75 s for 150 s: refill waits for unobserved creates");
+      }), s + 60_000, TimeUnit.MILLISECONDS);
+      timer.schedule(safe("watch lag cleared", () -> {
+        controller.setWatchDelay(Duration.ZERO);
+        note("controller-lite watch lag cleared");
+      }), s + 210_000, TimeUnit.MILLISECONDS);
+    }
   }
 
   private Runnable safe(String what, Runnable r) {
