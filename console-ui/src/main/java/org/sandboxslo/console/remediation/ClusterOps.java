@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.sandboxslo.controller.api.Resources;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.model.ObjectRef;
@@ -35,12 +36,19 @@ final class ClusterOps {
     return Resources.ops(client, kind).inNamespace(ref.namespace()).withName(ref.name()).get();
   }
 
+  /** {@link #livePool(ObjectRef, Set)} without engine hints. */
+  PoolState livePool(ObjectRef pool) {
+    return livePool(pool, Set.of());
+  }
+
   /**
    * The pool now, read from the API: its members by controller ownerReference (not deleting),
-   * Ready, and stale against the live template (semantic digests differ and the member's
-   * blueprint contradicts the template's, as the engine decides). Null when the pool is gone.
+   * Ready, and stale against the live template: the semantic digests differ and either the
+   * member's blueprint contradicts the template's or the engine also reports it stale ({@code
+   * engineStale}: the engine additionally catches pure additions to the template, such as a new
+   * env var, by the upstream hash label). Null when the pool is gone.
    */
-  PoolState livePool(ObjectRef pool) {
+  PoolState livePool(ObjectRef pool, Set<String> engineStale) {
     GenericKubernetesResource p = get(Kind.SANDBOX_WARM_POOL, pool);
     if (p == null) {
       return null;
@@ -59,7 +67,7 @@ final class ClusterOps {
       }
       if ("SandboxWarmPool".equals(o.getKind()) && pool.name().equals(o.getName())) {
         members.add(new PoolMember(s.getMetadata().getName(), s.getMetadata().getUid(), Resources.isTrue(s, "Ready"),
-            stale(Resources.spec(s), tspec), null));
+            stale(Resources.spec(s), tspec, engineStale.contains(s.getMetadata().getName())), null));
       }
     }
     Object replicas = spec.get("replicas");
@@ -68,12 +76,13 @@ final class ClusterOps {
         replicas instanceof Number n ? n.intValue() : 1, strategy, members);
   }
 
-  static boolean stale(Map<String, Object> memberSpec, Map<String, Object> templateSpec) {
+  static boolean stale(Map<String, Object> memberSpec, Map<String, Object> templateSpec, boolean engineSaysStale) {
     if (templateSpec == null) {
       return false;
     }
     return !Blueprints.digest(memberSpec).equals(Blueprints.digest(templateSpec))
-        && Blueprints.contradicts(Blueprints.canonical(memberSpec), Blueprints.canonical(templateSpec));
+        && (engineSaysStale
+            || Blueprints.contradicts(Blueprints.canonical(memberSpec), Blueprints.canonical(templateSpec)));
   }
 
   /**
@@ -84,7 +93,7 @@ final class ClusterOps {
    *
    * @return {@code ok}, or {@code skipped: <why>} when a check fails (nothing deleted)
    */
-  String deleteStaleMember(ObjectRef pool, String name) {
+  String deleteStaleMember(ObjectRef pool, String name, Set<String> engineStale) {
     ObjectRef ref = new ObjectRef(pool.namespace(), name);
     GenericKubernetesResource s = get(Kind.SANDBOX, ref);
     if (s == null) {
@@ -98,7 +107,7 @@ final class ClusterOps {
       return "skipped: Sandbox " + ref + " is owned by " + (o == null ? "nobody" : o.getKind() + " " + o.getName())
           + ", not the pool";
     }
-    PoolState live = livePool(pool);
+    PoolState live = livePool(pool, engineStale);
     PoolMember m = live == null ? null : live.member(name);
     if (m == null || !m.stale()) {
       return "skipped: Sandbox " + ref + " is no longer stale";

@@ -393,7 +393,7 @@ public final class RemediationService implements Shareable {
     JsonObject progress = p.progress().copy();
     Set<String> deleted = new HashSet<>();
     progress.getJsonArray("deleted", new JsonArray()).forEach(n -> deleted.add((String) n));
-    return worker.executeBlocking(() -> ops.livePool(plan.pool()))
+    return worker.executeBlocking(() -> ops.livePool(plan.pool(), engineStale(plan.pool())))
         .compose(live -> {
           if (live == null) {
             return finish(p, "failed", "SandboxWarmPool " + plan.pool() + " no longer exists");
@@ -440,7 +440,7 @@ public final class RemediationService implements Shareable {
     String object = "Sandbox " + pool.namespace() + "/" + name;
     return canContinue(p.id())
         .compose(x -> audit(EXECUTOR, "step.before", p.id(), stepNo, object, "delete stale member: " + p.reason(), "intent"))
-        .compose(x -> worker.executeBlocking(() -> ops.deleteStaleMember(pool, name)))
+        .compose(x -> worker.executeBlocking(() -> ops.deleteStaleMember(pool, name, engineStale(pool))))
         .compose(result -> audit(EXECUTOR, "step.after", p.id(), stepNo, object, "delete stale member", result)
             .map(result))
         .compose(result -> {
@@ -450,6 +450,12 @@ public final class RemediationService implements Shareable {
           }
           return store.progress(p.id(), progress, now());
         });
+  }
+
+  /** The members the engine reports stale (blocking: asks the engine thread). */
+  private Set<String> engineStale(ObjectRef pool) {
+    PoolState s = fleet.pool(pool);
+    return s == null ? Set.of() : Set.copyOf(s.staleUnclaimed());
   }
 
   /** Fails when the plan is no longer executing (cancelled): the change is not made. */
