@@ -47,7 +47,7 @@ class SandboxCollectorTest {
   KubernetesClient client;
 
   private static final Instant NOW = Instant.parse("2026-09-01T10:00:00Z");
-  private static final Duration WAIT = Duration.ofSeconds(15);
+  private static final Duration WAIT = Duration.ofSeconds(60);
 
   private final List<FleetEvent> events = new CopyOnWriteArrayList<>();
   private SandboxCollector collector;

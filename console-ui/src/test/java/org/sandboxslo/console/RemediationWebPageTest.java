@@ -188,7 +188,7 @@ class RemediationWebPageTest {
 
   /** Clicks the plan's button; the page re-renders every 3 s, so a stale element is retried. */
   static void click(String buttonText) {
-    await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
+    await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
       for (WebElement b : driver.findElements(By.cssSelector(".plan-head button"))) {
         if (b.getText().equals(buttonText)) {
           b.click();
@@ -202,7 +202,7 @@ class RemediationWebPageTest {
   @Test
   void aFindingIsPlannedApprovedExecutedAndAuditedFromThePage() {
     driver.get("http://127.0.0.1:" + server.httpPort() + "/");
-    await().ignoreExceptions().atMost(Duration.ofSeconds(15)).until(() -> present(".finding[data-kind='StalePoolMembers']"));
+    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> present(".finding[data-kind='StalePoolMembers']"));
     await().ignoreExceptions().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
       assertTrue(find(".finding[data-kind='StalePoolMembers']").getText()
           .contains("SandboxWarmPool demo/python-runtime-pool"));
@@ -211,18 +211,18 @@ class RemediationWebPageTest {
       assertEquals("Enter a bearer token to see and act on plans.", find("#plans-list").getText());
     });
     find("#token").sendKeys(TOKEN, Keys.TAB);
-    await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> find("#plans-list").getText().equals("No plans yet."));
+    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> find("#plans-list").getText().equals("No plans yet."));
     find("button[data-plan='PacedRecreate']").click();
-    await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> present(".plan .state") && planState().equals("planned"));
-    await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> present(".plan ol")
+    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> present(".plan .state") && planState().equals("planned"));
+    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> present(".plan ol")
         && find(".plan ol").getText().startsWith("delete python-runtime-pool-old1 (re-checked just before"));
     click("Approve");
-    await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> planState().equals("approved"));
+    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> planState().equals("approved"));
     click("Execute");
-    await().ignoreExceptions().atMost(Duration.ofSeconds(15)).until(() -> planState().equals("succeeded"));
-    await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> present("table.audit")
+    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> planState().equals("succeeded"));
+    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> present("table.audit")
         && find("table.audit").getText().contains("plan.done"));
-    await().ignoreExceptions().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
       String audit = find("table.audit").getText();
       assertTrue(audit.contains("plan.create"), audit);
       assertTrue(audit.contains("plan.approve"), audit);

@@ -154,7 +154,7 @@ class SliStoreTest {
         get(ConsoleServer.start(vertx, config, sources, store, new PrometheusRegistry()));
     try {
       await()
-          .atMost(Duration.ofSeconds(10))
+          .atMost(Duration.ofSeconds(60))
           .until(() -> at.equals(server.writer().lastWritten()));
       assertEquals(69, server.writer().rowsWritten());
       assertEquals(0, server.writer().failures());

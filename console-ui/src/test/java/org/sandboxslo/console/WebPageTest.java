@@ -106,7 +106,7 @@ class WebPageTest {
     long t0 = System.nanoTime();
     driver.get("http://127.0.0.1:" + server.httpPort() + "/");
     await()
-        .atMost(Duration.ofSeconds(15))
+        .atMost(Duration.ofSeconds(60))
         .ignoreExceptions()
         .until(() -> driver.findElements(By.cssSelector("tr[data-template]")).size() == 2);
     List<String> names =
@@ -136,14 +136,14 @@ class WebPageTest {
     // the page follows new snapshots (SSE, or the 5 s fetch fallback)
     SOURCES.snapshot = Fixtures.snapshot(Fixtures.AT.plusSeconds(1), 0.5, Fixtures.PYTHON_POOL);
     await()
-        .atMost(Duration.ofSeconds(15))
+        .atMost(Duration.ofSeconds(60))
         .ignoreExceptions()
         .until(() -> "50.0 %".equals(cell("demo/python-runtime", "warm-hit-5m")));
 
     // a row expands into its detail; without a store the history says why it is missing
     driver.findElement(By.cssSelector("tr[data-template='demo/python-runtime']")).click();
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Duration.ofSeconds(60))
         .ignoreExceptions()
         .until(
             () ->

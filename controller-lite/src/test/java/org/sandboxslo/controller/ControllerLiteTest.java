@@ -44,7 +44,7 @@ import org.sandboxslo.engine.upstream.NameHash;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ControllerLiteTest {
   static final Path UPSTREAM = Path.of(System.getProperty("shared.dir", "../../shared"), "upstream", "agent-sandbox");
-  static final Duration WAIT = Duration.ofSeconds(15);
+  static final Duration WAIT = Duration.ofSeconds(60);
 
   EmbeddedApiServer api;
   KubernetesClient client;

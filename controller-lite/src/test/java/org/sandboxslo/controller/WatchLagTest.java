@@ -31,7 +31,7 @@ class WatchLagTest {
         Resources.ops(c, Kind.SANDBOX_WARM_POOL).inNamespace("lag").resource(json("""
             {"apiVersion":"extensions.agents.x-k8s.io/v1beta1","kind":"SandboxWarmPool","metadata":{"name":"p","namespace":"lag"},
              "spec":{"replicas":3,"sandboxTemplateRef":{"name":"t"}}}""")).create();
-        await().atMost(Duration.ofSeconds(15)).until(() -> members(c) == 3);
+        await().atMost(Duration.ofSeconds(60)).until(() -> members(c) == 3);
         ctl.setWatchDelay(Duration.ofSeconds(5));
         String victim = Resources.ops(c, Kind.SANDBOX).inNamespace("lag").list().getItems().get(0).getMetadata().getName();
         Resources.ops(c, Kind.SANDBOX).inNamespace("lag").withName(victim).delete();

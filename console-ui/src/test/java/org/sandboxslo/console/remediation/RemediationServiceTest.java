@@ -184,7 +184,7 @@ class RemediationServiceTest {
     assertEquals(false, p.dryRun().getBoolean("destructive"));
     get(s.approve(ALICE, p.id()));
     get(s.execute(ALICE, p.id(), "k-1"));
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(p.id()).equals("succeeded"));
+    await().atMost(Duration.ofSeconds(60)).until(() -> state(p.id()).equals("succeeded"));
     assertEquals(5.0, refillRate.get());
     ApiException bad = assertThrowsAsync(s.create(ALICE, new JsonObject().put("action", "SetRefillPacing")
         .put("subject", "controller-lite").put("params", new JsonObject().put("maxRefillRate", -1)).put("reason", "r")));
@@ -215,7 +215,7 @@ class RemediationServiceTest {
         .put("reason", "pace refills")));
     get(s.approve(ALICE, missing.id()));
     get(s.execute(ALICE, missing.id(), null));
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(missing.id()).equals("failed"));
+    await().atMost(Duration.ofSeconds(60)).until(() -> state(missing.id()).equals("failed"));
     assertEquals("skipped: Deployment agent-sandbox-system/nope does not exist",
         get(new RemediationStore(pool).plan(missing.id())).result());
 
@@ -234,7 +234,7 @@ class RemediationServiceTest {
         + "--sandbox-warm-pool-max-refill-rate=20", p.dryRun().getJsonArray("steps").getJsonObject(0).getString("patch"));
     get(s.approve(ALICE, p.id()));
     get(s.execute(ALICE, p.id(), null));
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(p.id()).equals("succeeded"));
+    await().atMost(Duration.ofSeconds(60)).until(() -> state(p.id()).equals("succeeded"));
     assertEquals(List.of("--extensions", "--sandbox-warm-pool-max-refill-rate=20"), client.apps().deployments()
         .inNamespace("agent-sandbox-system").withName("agent-sandbox-controller").get().getSpec().getTemplate().getSpec()
         .getContainers().get(0).getArgs());
@@ -287,7 +287,7 @@ class RemediationServiceTest {
         noRole.toJson().getString("reason"));
     get(s.approve(new Caller("carol", java.util.Set.of("approver:team-c")), p.id()));
     get(s.execute(ALICE, p.id(), null));
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(p.id()).equals("succeeded"));
+    await().atMost(Duration.ofSeconds(60)).until(() -> state(p.id()).equals("succeeded"));
     List<AuditEntry> rows = get(new RemediationStore(pool).audit(p.id(), null, null));
     assertTrue(!exists("claim-701") && !exists("claim-702"), rows.toString());
     assertTrue(exists("claim-900"));

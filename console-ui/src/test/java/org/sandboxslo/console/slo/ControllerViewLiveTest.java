@@ -27,7 +27,7 @@ class ControllerViewLiveTest {
           "sloconsole.controller-view.tolerance", "0.1"));
       ControllerViewService view = new ControllerViewService(vertx, s, Clock.systemUTC());
       try {
-        await().atMost(Duration.ofSeconds(10)).until(() -> view.scrapes().size() >= 2);
+        await().atMost(Duration.ofSeconds(60)).until(() -> view.scrapes().size() >= 2);
         Method created = ControllerMetrics.class.getDeclaredMethod("claimCreated", String.class, String.class, String.class,
             String.class, boolean.class, String.class);
         created.setAccessible(true);
@@ -35,7 +35,7 @@ class ControllerViewLiveTest {
           created.invoke(m, "team-a", "tpl-py", "warm", "pool-py", true, "python-client");
         }
         created.invoke(m, "team-a", "tpl-py", "cold", "pool-py", false, "python-client");
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
           ControllerViewService.View v = view.view("team-a", "tpl-py");
           return v != null && v.warmHitRatio() != null && v.warm() + v.cold() == 4;
         });

@@ -61,7 +61,7 @@ class LoadProfileTest {
           }), 0);
       try (ControllerLite ctl = new ControllerLite(client, ControllerLiteConfig.fromMap(fast))) {
         ctl.start();
-        await().atMost(Duration.ofSeconds(15)).until(() ->
+        await().atMost(Duration.ofSeconds(60)).until(() ->
             Integer.valueOf(8).equals(Resources.status(Resources.ops(client, Kind.SANDBOX_WARM_POOL)
                 .inNamespace("demo").withName("python-runtime-pool").get()).get("readyReplicas")));
         LoadProfileConfig cfg = LoadProfileConfig.constant(Duration.ofSeconds(10), 3, 0.2, Duration.ofSeconds(4), 7);

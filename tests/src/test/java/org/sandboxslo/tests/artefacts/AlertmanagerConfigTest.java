@@ -149,7 +149,7 @@ class AlertmanagerConfigTest {
       Map<String, String> witness = inhibited ? target : probe;
       try {
         await(witness + " inhibited by " + source)
-            .atMost(Duration.ofSeconds(10))
+            .atMost(Duration.ofSeconds(60))
             .pollInterval(Duration.ofMillis(100))
             .ignoreExceptions()
             .until(() -> am.inhibited(witness));

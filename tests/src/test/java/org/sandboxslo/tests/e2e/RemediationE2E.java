@@ -337,7 +337,7 @@ class RemediationE2E {
     // afterwards: no stale member, all members on the new image, claimed member untouched
     await().atMost(Duration.ofSeconds(30)).until(() -> readyMembers(POOL).size() == 8);
     readyMembers(POOL).forEach(m -> assertEquals(NEW_IMAGE, image(m)));
-    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertEquals(0,
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertEquals(0,
         Http.get(api("/api/v1/pools/" + NS + "/" + POOL)).json().get("pool").get("staleMembers").asInt()));
     GenericKubernetesResource claimedAfter = Resources.ops(app.client(), Kind.SANDBOX).inNamespace(NS).withName(claimed).get();
     assertNotNull(claimedAfter, "the claimed Sandbox was deleted");
