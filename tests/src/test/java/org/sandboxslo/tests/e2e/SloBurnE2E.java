@@ -69,6 +69,7 @@ class SloBurnE2E {
     })) {
       String console = "http://127.0.0.1:" + app.httpPort();
       await().atMost(Duration.ofSeconds(60)).until(() -> Http.get(console + "/readyz").status() == 200);
+      await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(console + "/api/v1/templates/demo/data-notebook").status() == 200);
       HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(URI.create(console + "/api/v1/slos"))
           .header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofString(Http.JSON.writeValueAsString(body))).build(),
@@ -107,6 +108,7 @@ class SloBurnE2E {
         JsonNode alert = await("fast-burn alert firing in Prometheus").atMost(Duration.ofSeconds(150))
             .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
             .until(() -> firingFast(port), a -> !a.isEmpty()).get(0);
+        double firedAfter = (System.nanoTime() - t0) / 1e9 - load.phases().get(0).duration().toSeconds();
         assertEquals("page", alert.path("labels").path("severity").asText());
         assertEquals("data-notebook", alert.path("labels").path("sandbox_template").asText());
         assertEquals("demo", alert.path("labels").path("namespace").asText());
@@ -123,8 +125,19 @@ class SloBurnE2E {
         await("fast-burn alert resolved in Prometheus").atMost(Duration.ofSeconds(240))
             .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
             .until(() -> System.nanoTime() - t0 > calmAgainAt.toNanos() && firingFast(port).isEmpty());
+        double resolvedAfter = (System.nanoTime() - t0) / 1e9 - calmAgainAt.toSeconds();
         await("console fast tier quiet").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
             .until(() -> !contains(Http.get(console + "/api/v1/slos/" + SLO).json().path("firingTiers"), "fast"));
+
+        // the controller-reported view (controller-lite's /metrics, scraped every 15 s) agrees
+        JsonNode tpl = Http.get(console + "/api/v1/templates/demo/data-notebook").json();
+        JsonNode cv = tpl.path("controllerView");
+        assertTrue(cv.path("scrapes").asInt() >= 2, tpl.toString());
+        double consoleWarm = tpl.path("windows").path("1h").path("warmHitRatio").asDouble();
+        assertTrue(Math.abs(cv.path("warmHitRatio").asDouble() - consoleWarm) < 0.1, "console " + consoleWarm + " vs " + cv);
+        System.out.printf("SloBurnE2E: fast burn fired %.0f s after env claims started, resolved %.0f s after normal load"
+            + " returned; warm-hit console %.3f / controller %.3f (partial %s)%n", firedAfter, resolvedAfter, consoleWarm,
+            cv.path("warmHitRatio").asDouble(), cv.path("partial").asBoolean());
       } catch (RuntimeException | AssertionError e) {
         throw new AssertionError(e.getMessage() + "\nprometheus log:\n" + Files.readString(dir.resolve("prometheus.log")), e);
       } finally {
