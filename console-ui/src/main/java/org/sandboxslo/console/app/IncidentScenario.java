@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
  *       {@code sloconsole.controller.resume-failure-probability} some fail);
  *   <li><b>claims under Retain piling up</b>: claims with {@code shutdownPolicy: Retain} and a
  *       short {@code shutdownTime} expire and stay (ExpiredClaimsAccumulating);
+ *   <li><b>a buggy client</b> creates a SandboxClaim without {@code spec.warmPoolRef}: the
+ *       collector counts and skips it ({@code sandbox_slo_ingest_errors_total}), nothing crashes;
  *   <li><b>watch lag stalls refill</b>: 60 s after the start, controller-lite's watch falls 75 s
  *       behind for 150 s, so its creates stay unobserved and the expectations gate holds refill
  *       back (RefillStalled); then the lag clears.
@@ -73,6 +75,7 @@ public final class IncidentScenario implements AutoCloseable {
         s + 20_000, 45_000, TimeUnit.MILLISECONDS);
     timer.scheduleWithFixedDelay(safe("suspend/resume", this::suspendAndResume), s + 10_000, 20_000, TimeUnit.MILLISECONDS);
     timer.scheduleWithFixedDelay(safe("retained claims", this::retainedClaim), s + 5_000, 15_000, TimeUnit.MILLISECONDS);
+    timer.schedule(safe("malformed claim", this::malformedClaim), s + 15_000, TimeUnit.MILLISECONDS);
     if (controller != null) {
       timer.schedule(safe("watch lag", () -> {
         controller.setWatchDelay(Duration.ofSeconds(75));
@@ -149,6 +152,16 @@ public final class IncidentScenario implements AutoCloseable {
     claim(name, "node-runtime-pool",
         "{\"shutdownPolicy\":\"Retain\",\"shutdownTime\":\"" + Instant.now().plusSeconds(10) + "\"}");
     note("SandboxClaim demo/" + name + " with shutdownPolicy Retain, expires in 10 s and stays");
+  }
+
+  void malformedClaim() {
+    String json = """
+        {"apiVersion":"extensions.agents.x-k8s.io/v1beta1","kind":"SandboxClaim",
+         "metadata":{"name":"broken-client-claim","namespace":"%s"},"spec":{}}
+        """.formatted(NS);
+    client.genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_CLAIM)).inNamespace(NS)
+        .resource(client.getKubernetesSerialization().unmarshal(json, GenericKubernetesResource.class)).create();
+    note("SandboxClaim demo/broken-client-claim without spec.warmPoolRef (a buggy client): counted and skipped");
   }
 
   private void claim(String name, String pool, String lifecycleJson) {
