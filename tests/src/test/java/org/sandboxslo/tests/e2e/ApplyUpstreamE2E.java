@@ -79,7 +79,7 @@ class ApplyUpstreamE2E {
 
   @Test
   void upstreamTemplatesAppearWithTheirSlis() {
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+    await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
       JsonNode items = Http.get(api("/api/v1/templates")).json().get("items");
       JsonNode example = MainJobE2E.template(items, "default/example-template");
       assertEquals(List.of("example-warmpool", "extra-pool"), names(example.get("pools")));

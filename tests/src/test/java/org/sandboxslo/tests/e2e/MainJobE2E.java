@@ -89,7 +89,7 @@ class MainJobE2E {
     assertEquals(app.load().current().summary().ready(), claims);
     assertTrue(duplicatesAfterRelist > 0, "the relist replayed no object");
     // every counted claim has reached the engine once the API totals add up
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+    await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
       JsonNode items = Http.get(api("/api/v1/templates")).json().get("items");
       for (Map.Entry<String, GroundTruthFile.PerTemplate> e : truth.entrySet()) {
         JsonNode h = template(items, e.getKey()).get("windows").get("1h");
@@ -191,7 +191,7 @@ class MainJobE2E {
 
   @Test
   void historyRowsArePresentInPostgres() throws Exception {
-    await().atMost(Duration.ofSeconds(30)).until(() -> {
+    await().atMost(Duration.ofSeconds(90)).until(() -> {
       Long rows = app.storage().store().count().toCompletionStage().toCompletableFuture().get();
       return rows != null && rows > 0;
     });

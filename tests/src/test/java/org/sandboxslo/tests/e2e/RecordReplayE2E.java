@@ -39,7 +39,7 @@ class RecordReplayE2E {
       await().atMost(Duration.ofSeconds(90)).until(() -> app.load().current() != null
           && app.load().current().awaitDone(Duration.ofMillis(10)));
       long ready = app.load().current().summary().ready();
-      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
         long n = 0;
         for (JsonNode t : Http.get(Demo.api(app, "/api/v1/templates")).json().get("items")) {
           n += t.get("totals").get("warmLaunches").asLong() + t.get("totals").get("coldLaunches").asLong();

@@ -233,7 +233,7 @@ class RemediationE2E {
     String claimed = claim("e2e-claim-1", POOL);
     GenericKubernetesResource claimedBefore = Resources.ops(app.client(), Kind.SANDBOX).inNamespace(NS).withName(claimed).get();
     String oldImage = image(claimedBefore);
-    await().atMost(Duration.ofSeconds(30)).until(() -> readyMembers(POOL).size() == 8);
+    await().atMost(Duration.ofSeconds(90)).until(() -> readyMembers(POOL).size() == 8);
     setImage("python-runtime", NEW_IMAGE);
 
     // plan: dry run names exactly the 8 stale unclaimed members, 2 at a time, floor 6 of 8
@@ -335,7 +335,7 @@ class RemediationE2E {
     assertEquals(8, done.get("progress").get("deleted").size());
 
     // afterwards: no stale member, all members on the new image, claimed member untouched
-    await().atMost(Duration.ofSeconds(30)).until(() -> readyMembers(POOL).size() == 8);
+    await().atMost(Duration.ofSeconds(90)).until(() -> readyMembers(POOL).size() == 8);
     readyMembers(POOL).forEach(m -> assertEquals(NEW_IMAGE, image(m)));
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertEquals(0,
         Http.get(api("/api/v1/pools/" + NS + "/" + POOL)).json().get("pool").get("staleMembers").asInt()));
@@ -386,7 +386,7 @@ class RemediationE2E {
   @Order(2)
   void aFailingAuditWriteStopsTheChange() throws Exception {
     String pool = "node-runtime-pool";
-    await().atMost(Duration.ofSeconds(30)).until(() -> readyMembers(pool).size() == 4);
+    await().atMost(Duration.ofSeconds(90)).until(() -> readyMembers(pool).size() == 4);
     setImage("node-runtime", "registry.example.com/sandbox/node-runtime:99");
     JsonNode plan = planFromFinding(pool);
     String id = plan.get("id").asText();
@@ -444,7 +444,7 @@ class RemediationE2E {
       assertEquals(4, rows.stream().filter(r -> r.what().equals("step.before") && r.result().equals("intent")).count());
       assertEquals(4, rows.stream().filter(r -> r.what().equals("step.after") && r.result().equals("ok")).count());
       assertTrue(get(store.plan(id)).progress().getInteger("minReady") >= 3, get(store.plan(id)).progress().encode());
-      await().atMost(Duration.ofSeconds(30)).until(() -> readyMembers("node-runtime-pool")
+      await().atMost(Duration.ofSeconds(90)).until(() -> readyMembers("node-runtime-pool")
           .stream().allMatch(m -> image(m).endsWith(":99")) && readyMembers("node-runtime-pool").size() == 4);
     } finally {
       get(resumed.stop());

@@ -52,6 +52,9 @@ class SloBurnE2E {
     settings.put("sloconsole.db.work-dir", dir.resolve("pg-bin").toString());
     settings.put("sloconsole.load.enabled", "false");
     settings.put("sloconsole.slo.defaults", "false");
+    // quick refill, so calm load never finds the pool empty even on a loaded CI machine
+    settings.put("sloconsole.controller.cold-start-p50", "500ms");
+    settings.put("sloconsole.controller.cold-start-p95", "1500ms");
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", SLO);
     body.put("sli", "warm_hit_ratio");
@@ -69,7 +72,7 @@ class SloBurnE2E {
     })) {
       String console = "http://127.0.0.1:" + app.httpPort();
       await().atMost(Duration.ofSeconds(60)).until(() -> Http.get(console + "/readyz").status() == 200);
-      await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(console + "/api/v1/templates/demo/data-notebook").status() == 200);
+      await().atMost(Duration.ofSeconds(90)).until(() -> Http.get(console + "/api/v1/templates/demo/data-notebook").status() == 200);
       HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(URI.create(console + "/api/v1/slos"))
           .header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofString(Http.JSON.writeValueAsString(body))).build(),
@@ -95,6 +98,9 @@ class SloBurnE2E {
           new LoadProfileConfig.Phase("env", Duration.ofSeconds(150), 2, 1.0),
           new LoadProfileConfig.Phase("calm-again", Duration.ofSeconds(150), 0.5, 0)),
           List.of(new LoadProfileConfig.Target(notebook, 1)), notebook, Duration.ofSeconds(5), "python-client", 7);
+      // start the calm phase on a full pool: cold starts while it fills would burn the budget
+      await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> Http.get(console + "/api/v1/pools/demo/data-notebook-pool")
+          .json().path("pool").path("readyFractionCurrentTemplate").asDouble() == 1.0);
       try (LoadProfile profile = new LoadProfile(app.client(), load, dir.resolve("ground-truth.jsonl"))) {
         profile.start();
         long t0 = System.nanoTime();
@@ -112,7 +118,7 @@ class SloBurnE2E {
         assertEquals("page", alert.path("labels").path("severity").asText());
         assertEquals("data-notebook", alert.path("labels").path("sandbox_template").asText());
         assertEquals("demo", alert.path("labels").path("namespace").asText());
-        JsonNode slo = await("console shows the fast tier firing").atMost(Duration.ofSeconds(30))
+        JsonNode slo = await("console shows the fast tier firing").atMost(Duration.ofSeconds(90))
             .pollInterval(Duration.ofSeconds(1))
             .until(() -> Http.get(console + "/api/v1/slos/" + SLO).json(), j -> contains(j.path("firingTiers"), "fast"));
         // a 12h budget is spent by minutes of cold starts: burning, or already exhausted
@@ -126,7 +132,7 @@ class SloBurnE2E {
             .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
             .until(() -> System.nanoTime() - t0 > calmAgainAt.toNanos() && firingFast(port).isEmpty());
         double resolvedAfter = (System.nanoTime() - t0) / 1e9 - calmAgainAt.toSeconds();
-        await("console fast tier quiet").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
+        await("console fast tier quiet").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
             .until(() -> !contains(Http.get(console + "/api/v1/slos/" + SLO).json().path("firingTiers"), "fast"));
 
         // the controller-reported view (controller-lite's /metrics, scraped every 15 s) agrees

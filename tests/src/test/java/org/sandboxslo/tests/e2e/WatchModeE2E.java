@@ -76,13 +76,16 @@ class WatchModeE2E {
 
   @Test
   void watchModeSeesTheClustersPoolsAndClaims() throws Exception {
+    // claim only once the pool is full, so the claim is served warm
+    await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> Http.get(Demo.api(app, "/api/v1/pools/demo/node-runtime-pool"))
+        .json().path("pool").path("readyFractionCurrentTemplate").asDouble() == 1.0);
     cluster.client().resource(Http.JSON.readValue("""
         {"apiVersion":"extensions.agents.x-k8s.io/v1beta1","kind":"SandboxClaim",
          "metadata":{"name":"watched-claim","namespace":"demo"},
          "spec":{"warmPoolRef":{"name":"node-runtime-pool"}}}
         """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      JsonNode t = Http.get("http://127.0.0.1:" + app.httpPort() + "/api/v1/templates/demo/node-runtime").json();
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+      JsonNode t = Http.get(Demo.api(app, "/api/v1/templates/demo/node-runtime")).json();
       assertEquals(1, t.get("windows").get("1h").get("warmLaunches").asLong());
       assertEquals(4, t.get("pool").get("replicas").asInt());
     });
