@@ -211,7 +211,7 @@ final class ClaimReconciler {
       }
       requeue = Duration.between(now, expiry);
     }
-    return min(requeue, launchOrMirror(claim, now));
+    return Requeues.sooner(requeue, launchOrMirror(claim, now));
   }
 
   private Duration launchOrMirror(GenericKubernetesResource claim, Instant now) {
@@ -688,13 +688,4 @@ final class ClaimReconciler {
     }
   }
 
-  private static Duration min(Duration a, Duration b) {
-    if (a == null) {
-      return b;
-    }
-    if (b == null) {
-      return a;
-    }
-    return a.compareTo(b) <= 0 ? a : b;
-  }
 }

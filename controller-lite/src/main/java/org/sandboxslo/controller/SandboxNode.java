@@ -93,13 +93,13 @@ final class SandboxNode {
 
     String mode = Resources.string(spec, "operatingMode");
     if ("Suspended".equals(mode)) {
-      return min(requeue, suspend(sb, uid, now));
+      return Requeues.sooner(requeue, suspend(sb, uid, now));
     }
     if (mode != null && !"Running".equals(mode)) {
       fleet.warnOnce(sb, "skipped: spec.operatingMode must be Running or Suspended, got " + mode);
       return requeue;
     }
-    return min(requeue, run(sb, uid, now));
+    return Requeues.sooner(requeue, run(sb, uid, now));
   }
 
   private void expire(GenericKubernetesResource sb, Map<String, Object> spec, Instant now) {
@@ -233,13 +233,4 @@ final class SandboxNode {
     }
   }
 
-  private static Duration min(Duration a, Duration b) {
-    if (a == null) {
-      return b;
-    }
-    if (b == null) {
-      return a;
-    }
-    return a.compareTo(b) <= 0 ? a : b;
-  }
 }
