@@ -31,7 +31,45 @@ public final class LoadRunner implements AutoCloseable {
     thread.start();
   }
 
+  /**
+   * Waits (at most 60 s) until the target pools are full, so the first claims meet warm members
+   * instead of measuring the initial fill.
+   */
+  private void awaitPoolsFilled() {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!closed && System.nanoTime() < deadline) {
+      boolean full = true;
+      for (var target : settings.profile().targets()) {
+        var pool = client.genericKubernetesResources(
+                org.sandboxslo.collector.SandboxCollector.context(org.sandboxslo.engine.model.Kind.SANDBOX_WARM_POOL))
+            .inNamespace(target.pool().namespace()).withName(target.pool().name()).get();
+        if (pool == null) {
+          continue;
+        }
+        Object spec = pool.getAdditionalProperties().get("spec");
+        Object status = pool.getAdditionalProperties().get("status");
+        Number want = spec instanceof java.util.Map<?, ?> m && m.get("replicas") instanceof Number n ? n : 1;
+        Number ready = status instanceof java.util.Map<?, ?> m && m.get("readyReplicas") instanceof Number n ? n : 0;
+        full &= ready.intValue() >= want.intValue();
+      }
+      if (full) {
+        return;
+      }
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
   private void loop() {
+    try {
+      awaitPoolsFilled();
+    } catch (RuntimeException e) {
+      LOG.warn("could not check the pools before the load: {}", e.toString());
+    }
     do {
       int n = runs.incrementAndGet();
       Path gt = settings.groundTruth(n);

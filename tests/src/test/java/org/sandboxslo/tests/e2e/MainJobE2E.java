@@ -49,7 +49,7 @@ class MainJobE2E {
     });
     Demo.awaitReady(app);
     // mid-run: force every informer to re-list (the mock never sends 410 Gone)
-    await().atMost(Duration.ofSeconds(60)).until(() -> app.load().current() != null
+    await().atMost(Duration.ofSeconds(150)).until(() -> app.load().current() != null
         && app.load().current().summary().ready() >= 60);
     app.collector().relist();
     await().atMost(Duration.ofSeconds(60)).until(() -> app.collector().hasSynced());

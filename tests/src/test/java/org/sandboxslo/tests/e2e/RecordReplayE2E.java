@@ -36,7 +36,7 @@ class RecordReplayE2E {
     JsonNode live;
     try (App app = App.demo(s, List.of(), Map.of(), e -> { })) {
       Demo.awaitReady(app);
-      await().atMost(Duration.ofSeconds(90)).until(() -> app.load().current() != null
+      await().atMost(Duration.ofSeconds(180)).until(() -> app.load().current() != null
           && app.load().current().awaitDone(Duration.ofMillis(10)));
       long ready = app.load().current().summary().ready();
       await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
