@@ -285,6 +285,7 @@ public final class App implements AutoCloseable {
       }
       LoadSettings.fromMap(s);
       org.sandboxslo.console.remediation.RemediationConfig.fromMap(s);
+      org.sandboxslo.console.slo.SloSettings.fromMap(s);
       return new Configs(EngineConfig.fromMap(s), CollectorConfig.fromMap(s), ControllerLiteConfig.fromMap(s),
           ConsoleConfig.fromMap(s),
           Durations.parse("sloconsole.app.refresh-interval", s.getOrDefault("sloconsole.app.refresh-interval", "1s")));

@@ -135,7 +135,11 @@ public final class IncidentScenario implements AutoCloseable {
     if (owned.isEmpty()) {
       return;
     }
-    GenericKubernetesResource s = owned.get(resumes.getAndIncrement() % owned.size());
+    // the newest claimed sandbox: older ones are close to their claim's shutdownTime
+    owned.sort(java.util.Comparator.comparing((GenericKubernetesResource x) -> String.valueOf(x.getMetadata().getCreationTimestamp()))
+        .thenComparing(x -> x.getMetadata().getName()));
+    resumes.incrementAndGet();
+    GenericKubernetesResource s = owned.get(owned.size() - 1);
     String name = s.getMetadata().getName();
     mode(name, "Suspended");
     timer.schedule(safe("resume", () -> mode(name, "Running")), 3, TimeUnit.SECONDS);

@@ -25,7 +25,8 @@ public final class KubeClients {
       try {
         cfg = Config.fromKubeconfig(context, Files.readString(kubeconfig), kubeconfig.toString());
       } catch (IOException | RuntimeException e) {
-        throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": " + Main.message(e));
+        throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": not a kubeconfig file (expected YAML with"
+            + " clusters, users and contexts)");
       }
     } else {
       cfg = Config.autoConfigure(context);

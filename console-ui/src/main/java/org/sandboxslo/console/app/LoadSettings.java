@@ -41,6 +41,11 @@ public record LoadSettings(boolean enabled, LoadProfileConfig profile, boolean r
     double envFraction = number(map, "env-fraction", 0.1);
     Duration hold = Durations.parse(PREFIX + "hold", map.getOrDefault(PREFIX + "hold", "30s"));
     long seed = (long) number(map, "seed", 42);
+    double rate = number(map, "rate", 2);
+    if (!(rate >= 0)) {
+      throw new IllegalArgumentException(PREFIX + "rate: must be >= 0, got " + rate);
+    }
+    Duration duration = Durations.parse(PREFIX + "duration", map.getOrDefault(PREFIX + "duration", "5m"));
     String profile = map.getOrDefault(PREFIX + "profile", "default");
     LoadProfileConfig cfg;
     try {
@@ -52,9 +57,7 @@ public record LoadSettings(boolean enabled, LoadProfileConfig profile, boolean r
               .toList();
           yield new LoadProfileConfig(phases, d.targets(), d.envPool(), hold, d.createdBy(), seed);
         }
-        case "constant" -> LoadProfileConfig.constant(
-            Durations.parse(PREFIX + "duration", map.getOrDefault(PREFIX + "duration", "5m")),
-            number(map, "rate", 2), envFraction, hold, seed);
+        case "constant" -> LoadProfileConfig.constant(duration, rate, envFraction, hold, seed);
         default -> throw new IllegalArgumentException(
             PREFIX + "profile: expected default or constant, got '" + profile + "'");
       };

@@ -156,7 +156,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--apply", paramLabel = "FILE|DIR", description = "Also apply these manifests (repeatable; multi-document YAML).")
     List<Path> apply = new ArrayList<>();
 
-    @Option(names = "--var", paramLabel = "NAME=VALUE", description = "Value for ${NAME} placeholders in --apply manifests (repeatable; the environment is used too).")
+    @Option(names = "--var", paramLabel = "NAME=VALUE", description = "Value for $${NAME} placeholders in --apply manifests (repeatable; the environment is used too).")
     List<String> vars = new ArrayList<>();
 
     @Option(names = "--api-port", paramLabel = "PORT", description = "Port of the embedded API server (default: a free port).")
@@ -165,8 +165,10 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--no-load", description = "Do not create claims.")
     boolean noLoad;
 
-    @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "incidents",
-        description = "Demo incidents: incidents (template change under OnReplenish, suspend/resume, Retain claims piling up; the default) or none.")
+    @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "none",
+        description = "none (default: the load profile only, so the API equals the ground-truth file) or incidents (template change"
+            + " under OnReplenish, suspend/resume, Retain claims piling up, a malformed claim, watch lag that stalls refill;"
+            + " their own claims are not in the ground truth).")
     String scenario;
 
     @Option(names = "--ground-truth", paramLabel = "FILE", description = "Where the load profile writes its ground truth (JSON lines).")

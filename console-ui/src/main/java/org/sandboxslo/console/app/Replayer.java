@@ -69,8 +69,13 @@ public final class Replayer {
     Object doc;
     try {
       doc = new Yaml(new SafeConstructor(new LoaderOptions())).load(yamlText);
+    } catch (org.yaml.snakeyaml.error.MarkedYAMLException e) {
+      int line = e.getProblemMark() == null ? -1 : e.getProblemMark().getLine() + 1;
+      throw new IllegalArgumentException("YAML parse error at line " + line + ": " + e.getProblem()
+          + " (expected a replay timeline: case, clock, timeline[])");
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("YAML parse error: " + e.getMessage().replace('\n', ' '));
+      throw new IllegalArgumentException("YAML parse error: " + e.getMessage().replaceAll("\\s+", " ")
+          + " (expected a replay timeline: case, clock, timeline[])");
     }
     if (!(doc instanceof Map<?, ?> m) || !(m.get("timeline") instanceof List<?> timeline)) {
       throw new IllegalArgumentException("not a timeline document: needs a top-level 'timeline' list");

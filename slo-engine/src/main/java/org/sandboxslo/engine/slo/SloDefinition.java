@@ -46,7 +46,7 @@ public record SloDefinition(
 
   /** Error budget as a fraction: 1 − objective. */
   public double errorBudget() {
-    return 1 - objectivePercent / 100.0;
+    return (100.0 - objectivePercent) / 100.0;
   }
 
   /** Whether this SLO's selector covers a subject in {@code ns} / {@code template}. */
