@@ -104,6 +104,15 @@ public final class IncidentScenario implements AutoCloseable {
   }
 
   void bumpTemplateImage() {
+    // change the template only once its pool is full, so there are old members to go stale
+    GenericKubernetesResource pool = client.genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_WARM_POOL))
+        .inNamespace(NS).withName("legacy-tools-pool").get();
+    Object status = pool == null ? null : pool.getAdditionalProperties().get("status");
+    Object ready = status instanceof Map<?, ?> st ? st.get("readyReplicas") : null;
+    if (pool != null && !(ready instanceof Number n && n.intValue() >= 3)) {
+      timer.schedule(safe("template change", this::bumpTemplateImage), 2, TimeUnit.SECONDS);
+      return;
+    }
     GenericKubernetesResource t = client.genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_TEMPLATE))
         .inNamespace(NS).withName("legacy-tools").get();
     if (t == null) {
