@@ -91,8 +91,7 @@ public final class App implements AutoCloseable {
       ManifestApplier applier = new ManifestApplier();
       for (Path p : apply) {
         ApplyReport r = applier.apply(app.client, p, vars);
-        r.applied().forEach(a -> LOG.info("applied {}", a));
-        r.skipped().forEach(s -> LOG.info("skipped {}", s));
+        // ManifestApplier logs what it applied and skipped
         r.errors().forEach(applyErrors);
       }
       app.controller = app.keep(new ControllerLite(app.client, c.controller()));

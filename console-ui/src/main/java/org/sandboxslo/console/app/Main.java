@@ -1,8 +1,6 @@
 package org.sandboxslo.console.app;
 
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -232,18 +230,9 @@ public final class Main implements Callable<Integer> {
         extra.put("sloconsole.collector.namespaces", String.join(",", namespaces));
       }
       Map<String, String> settings = settings(extra);
-      Config cfg;
-      if (kubeconfig != null) {
-        if (!Files.isReadable(kubeconfig)) {
-          throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": not readable");
-        }
-        cfg = Config.fromKubeconfig(context, Files.readString(kubeconfig), kubeconfig.toString());
-      } else {
-        cfg = Config.autoConfigure(context);
-      }
-      KubernetesClient client = new KubernetesClientBuilder().withConfig(cfg).build();
+      KubernetesClient client = KubeClients.forKubeconfig(kubeconfig, context);
       App app = App.watch(settings, client);
-      runUntilStopped(app, "watch " + cfg.getMasterUrl(), spec.commandLine().getOut());
+      runUntilStopped(app, "watch " + client.getMasterUrl(), spec.commandLine().getOut());
       return 0;
     }
   }

@@ -39,7 +39,7 @@ public record ReplayResult(
   public JsonObject toJson() {
     JsonArray fs = new JsonArray();
     for (Finding f : findings) {
-      fs.add(findingJson(f));
+      fs.add(SnapshotJson.finding(f));
     }
     JsonObject out = new JsonObject()
         .put("case", name)
@@ -59,11 +59,6 @@ public record ReplayResult(
           .put("restarts", new JsonArray(controllerView.restarts().stream().map(r -> r.at().toString()).toList())));
     }
     return out;
-  }
-
-  /** A finding as JSON (the same shape as the findings API). */
-  public static JsonObject findingJson(Finding f) {
-    return SnapshotJson.finding(f);
   }
 
   public String toText() {
