@@ -314,9 +314,10 @@ public final class SandboxCollector implements AutoCloseable {
   }
 
   /**
-   * Receives every raw watch event as it is ingested (for {@code --record}): {@code type} is
-   * ADDED, MODIFIED, DELETED or SYNCED; {@code object} the object's JSON tree (null for SYNCED, where
-   * {@code kind} is set instead). Called in delivery order under the sink lock; must not block long.
+   * Receives every raw watch event as it is ingested (for {@code --record}): {@code type} is ADDED,
+   * MODIFIED, DELETED or SYNCED; {@code object} the object's JSON tree (null for SYNCED, where
+   * {@code kind} is set instead). Called in delivery order under the sink lock; must not block
+   * long.
    */
   public interface Recorder {
     void event(String type, Kind kind, Map<String, Object> object, java.time.Instant receivedAt);

@@ -4,8 +4,8 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * An API error with its HTTP status and JSON body {@code {"error":..., "field":..., "reason":...}}
- * ({@code field} omitted when the error is not about one input). Thrown by handlers and turned
- * into the response by the console's failure handler; carries no stack trace.
+ * ({@code field} omitted when the error is not about one input). Thrown by handlers and turned into
+ * the response by the console's failure handler; carries no stack trace.
  */
 public final class ApiException extends RuntimeException {
   private final int status;

@@ -10,8 +10,8 @@ import java.util.TreeSet;
 import org.sandboxslo.engine.Durations;
 
 /**
- * Console service configuration, immutable. Built from a {@code Map<String,String>} (environment
- * or a literal map in tests) by {@link #fromMap}. Keys and defaults:
+ * Console service configuration, immutable. Built from a {@code Map<String,String>} (environment or
+ * a literal map in tests) by {@link #fromMap}. Keys and defaults:
  *
  * <ul>
  *   <li>{@code sloconsole.http.host} = {@code 127.0.0.1}: console HTTP bind address
@@ -26,8 +26,8 @@ import org.sandboxslo.engine.Durations;
  *   <li>{@code sloconsole.db.user} = {@code postgres}; {@code sloconsole.db.password} = empty
  *       (masked in {@link #toString()} and {@link #describe()})
  *   <li>{@code sloconsole.db.data-dir} = {@code ./.sandbox-slo/pg}: embedded data directory
- *   <li>{@code sloconsole.db.work-dir} = {@code ./.sandbox-slo/pg-bin}: where the embedded
- *       binaries are extracted
+ *   <li>{@code sloconsole.db.work-dir} = {@code ./.sandbox-slo/pg-bin}: where the embedded binaries
+ *       are extracted
  * </ul>
  *
  * @param httpHost console bind address, non-empty
@@ -202,7 +202,8 @@ public record ConsoleConfig(
 
   private static void checkPort(String key, int port) {
     if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException(key + ": expected an integer 0..65535, got '" + port + "'");
+      throw new IllegalArgumentException(
+          key + ": expected an integer 0..65535, got '" + port + "'");
     }
   }
 

@@ -3,8 +3,8 @@ package org.sandboxslo.console;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.Collector;
-import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,8 +27,8 @@ import org.sandboxslo.engine.sli.WindowSlis;
  * The console's own Prometheus metrics, computed at scrape time from the latest {@link
  * FleetSnapshot} ({@link GaugeWithCallback}/{@link CounterWithCallback}); nothing is exported
  * before the first snapshot except {@code sandbox_slo_ingest_errors_total}. "No data" is omitted,
- * never exported as NaN. Upstream agent-sandbox exports no pool-size or resume metrics; the
- * {@code agent_sandbox_*} series below are derived by the console from objects.
+ * never exported as NaN. Upstream agent-sandbox exports no pool-size or resume metrics; the {@code
+ * agent_sandbox_*} series below are derived by the console from objects.
  *
  * <p>Label values:
  *
@@ -73,7 +73,8 @@ public final class ConsoleMetrics {
   public static ConsoleMetrics register(PrometheusRegistry registry, ConsoleSources sources) {
     ConsoleMetrics m =
         new ConsoleMetrics(
-            Objects.requireNonNull(registry, "registry"), Objects.requireNonNull(sources, "sources"));
+            Objects.requireNonNull(registry, "registry"),
+            Objects.requireNonNull(sources, "sources"));
     m.registerAll();
     return m;
   }
@@ -194,7 +195,8 @@ public final class ConsoleMetrics {
         (s, cb) -> {
           java.util.Set<String> stalled = new java.util.HashSet<>();
           for (FindingState f : sources.findings()) {
-            if (f.open() && f.finding().kind() == org.sandboxslo.engine.finding.FindingKind.REFILL_STALLED) {
+            if (f.open()
+                && f.finding().kind() == org.sandboxslo.engine.finding.FindingKind.REFILL_STALLED) {
               stalled.add(f.finding().subject());
             }
           }
@@ -225,13 +227,17 @@ public final class ConsoleMetrics {
           Map<String, Integer> n = new java.util.TreeMap<>();
           for (FindingState f : sources.findings()) {
             if (f.open()) {
-              n.merge(f.finding().kind().wireName() + " " + f.finding().severity().wireName(), 1, Integer::sum);
+              n.merge(
+                  f.finding().kind().wireName() + " " + f.finding().severity().wireName(),
+                  1,
+                  Integer::sum);
             }
           }
-          n.forEach((k, v) -> {
-            String[] parts = k.split(" ");
-            cb.call(v, parts[0], parts[1]);
-          });
+          n.forEach(
+              (k, v) -> {
+                String[] parts = k.split(" ");
+                cb.call(v, parts[0], parts[1]);
+              });
         });
     gauge(
         "sandbox_slo_pool_ready_ratio",
@@ -345,8 +351,9 @@ public final class ConsoleMetrics {
       io.prometheus.metrics.model.snapshots.HistogramSnapshot.Builder b =
           io.prometheus.metrics.model.snapshots.HistogramSnapshot.builder()
               .name("sandbox_slo_claim_to_ready_seconds")
-              .help("Claim-to-ready latency (SandboxClaim first seen to Ready) since the console started,"
-                  + " by launch type (warm|cold)")
+              .help(
+                  "Claim-to-ready latency (SandboxClaim first seen to Ready) since the console started,"
+                      + " by launch type (warm|cold)")
               .unit(Unit.SECONDS);
       FleetSnapshot s = sources.snapshot();
       if (s != null) {
@@ -361,17 +368,31 @@ public final class ConsoleMetrics {
       return b.build();
     }
 
-    private void point(io.prometheus.metrics.model.snapshots.HistogramSnapshot.Builder b, List<Double> bounds,
-        List<Long> counts, double sum, SliSnapshot t, String launchType) {
+    private void point(
+        io.prometheus.metrics.model.snapshots.HistogramSnapshot.Builder b,
+        List<Double> bounds,
+        List<Long> counts,
+        double sum,
+        SliSnapshot t,
+        String launchType) {
       if (counts.size() != bounds.size()) {
         return;
       }
-      b.dataPoint(io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot.builder()
-          .classicHistogramBuckets(io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets.of(bounds, counts))
-          .sum(sum)
-          .labels(io.prometheus.metrics.model.snapshots.Labels.of(
-              "launch_type", launchType, "namespace", t.key().namespace(), "sandbox_template", t.key().name()))
-          .build());
+      b.dataPoint(
+          io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot
+              .builder()
+              .classicHistogramBuckets(
+                  io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets.of(bounds, counts))
+              .sum(sum)
+              .labels(
+                  io.prometheus.metrics.model.snapshots.Labels.of(
+                      "launch_type",
+                      launchType,
+                      "namespace",
+                      t.key().namespace(),
+                      "sandbox_template",
+                      t.key().name()))
+              .build());
     }
 
     @Override

@@ -49,11 +49,11 @@ public final class ConsoleServer implements AutoCloseable {
   /**
    * Starts the service.
    *
-   * @param storeOrNull the SLI store on a migrated database, or {@code null} to run without
-   *     history (history answers 503, nothing is written)
+   * @param storeOrNull the SLI store on a migrated database, or {@code null} to run without history
+   *     (history answers 503, nothing is written)
    * @param registry where the console metrics are registered and which {@code /metrics} serves
-   * @return the running server; a failed Future when a port cannot be bound or a metric of the
-   *     same name is already registered (everything started is undeployed again)
+   * @return the running server; a failed Future when a port cannot be bound or a metric of the same
+   *     name is already registered (everything started is undeployed again)
    */
   public static Future<ConsoleServer> start(
       Vertx vertx,

@@ -19,8 +19,8 @@ public interface ConsoleSources {
   FleetSnapshot snapshot();
 
   /**
-   * Ingest errors since start, keyed {@code kind/reason} (e.g. {@code SandboxClaim/bad-annotation});
-   * counts are monotonic. Empty when none.
+   * Ingest errors since start, keyed {@code kind/reason} (e.g. {@code
+   * SandboxClaim/bad-annotation}); counts are monotonic. Empty when none.
    */
   Map<String, Long> ingestErrors();
 
@@ -28,8 +28,8 @@ public interface ConsoleSources {
   boolean ready();
 
   /**
-   * The configured SLI windows, in configured order (the first is the default for history
-   * queries). Default: the engine defaults (5m, 1h); override with the engine's configuration.
+   * The configured SLI windows, in configured order (the first is the default for history queries).
+   * Default: the engine defaults (5m, 1h); override with the engine's configuration.
    */
   default List<Duration> windows() {
     return EngineConfig.defaults().windows();

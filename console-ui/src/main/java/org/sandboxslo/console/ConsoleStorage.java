@@ -13,16 +13,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens the SLI store the configuration asks for: the embedded PostgreSQL ({@code sloconsole.db.url}
- * empty; data in {@code sloconsole.db.data-dir}, binaries in {@code sloconsole.db.work-dir}) or an
- * external one ({@code jdbc:postgresql://...} with {@code sloconsole.db.user}/{@code .password}),
- * migrates it with Flyway and connects a vertx-pg-client pool. The blocking steps (server start,
- * JDBC migration, server stop) run on the named worker pool {@code sloconsole-db} (1 thread).
+ * Opens the SLI store the configuration asks for: the embedded PostgreSQL ({@code
+ * sloconsole.db.url} empty; data in {@code sloconsole.db.data-dir}, binaries in {@code
+ * sloconsole.db.work-dir}) or an external one ({@code jdbc:postgresql://...} with {@code
+ * sloconsole.db.user}/{@code .password}), migrates it with Flyway and connects a vertx-pg-client
+ * pool. The blocking steps (server start, JDBC migration, server stop) run on the named worker pool
+ * {@code sloconsole-db} (1 thread).
  */
 public final class ConsoleStorage {
   private static final Logger LOG = LoggerFactory.getLogger(ConsoleStorage.class);
+
   /** Name of the worker pool used for blocking database work. */
   public static final String WORKER_POOL = "sloconsole-db";
+
   private static final int MAX_CONNECTIONS = 4;
 
   private final WorkerExecutor worker;
@@ -38,9 +41,9 @@ public final class ConsoleStorage {
   /**
    * Starts (embedded only), migrates and connects.
    *
-   * @return the open storage; a failed Future when the embedded server does not start, the
-   *     database is unreachable or a migration fails (an embedded server started by this call is
-   *     stopped again)
+   * @return the open storage; a failed Future when the embedded server does not start, the database
+   *     is unreachable or a migration fails (an embedded server started by this call is stopped
+   *     again)
    */
   public static Future<ConsoleStorage> open(Vertx vertx, ConsoleConfig config) {
     Objects.requireNonNull(vertx, "vertx");
@@ -53,7 +56,9 @@ public final class ConsoleStorage {
         .map(
             db ->
                 new ConsoleStorage(
-                    worker, db, SliStore.connect(vertx, connectOptions(config, db), MAX_CONNECTIONS)))
+                    worker,
+                    db,
+                    SliStore.connect(vertx, connectOptions(config, db), MAX_CONNECTIONS)))
         .recover(
             e ->
                 worker

@@ -45,14 +45,12 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code GET /api/v1/templates}, {@code /api/v1/pools}, {@code /api/v1/namespaces}: {@code
  *       {"at","synced","items":[...]}}; 503 {@code {"error":"not ready"}} before the first snapshot
- *   <li>{@code GET /api/v1/templates/{ns}/{name}}, {@code /api/v1/pools/{ns}/{name}}: one item;
- *       404 {@code {"error":"not found","field":"name","reason":"no SandboxTemplate demo/x is
- *       known"}}
+ *   <li>{@code GET /api/v1/templates/{ns}/{name}}, {@code /api/v1/pools/{ns}/{name}}: one item; 404
+ *       {@code {"error":"not found","field":"name","reason":"no SandboxTemplate demo/x is known"}}
  *   <li>{@code GET /api/v1/{templates|pools}/{ns}/{name}/history?sli=&window=&from=&to=}: stored
  *       values, {@code {"namespace","name","sli","window","from","to","points":[{"at","value"}]}};
  *       400 naming the bad field; 503 without a store
- *   <li>{@code GET /api/v1/status}: informer sync and watch lag per kind, ingest errors, store
- *       rows
+ *   <li>{@code GET /api/v1/status}: informer sync and watch lag per kind, ingest errors, store rows
  *   <li>{@code GET /api/v1/stream}: Server-Sent Events, {@code event: snapshot} with the templates
  *       JSON every {@code sloconsole.http.stream-interval}
  *   <li>{@code GET /api/v1/openapi.yaml}: the OpenAPI 3 description
@@ -132,11 +130,22 @@ public final class ConsoleVerticle extends VerticleBase {
 
   private Router router() {
     Router r = Router.router(vertx);
-    r.get("/api/v1/templates").handler(ctx -> ok(ctx, org.sandboxslo.console.slo.SloRoutes.withControllerView(vertx, SnapshotJson.templates(snapshot()))));
+    r.get("/api/v1/templates")
+        .handler(
+            ctx ->
+                ok(
+                    ctx,
+                    org.sandboxslo.console.slo.SloRoutes.withControllerView(
+                        vertx, SnapshotJson.templates(snapshot()))));
     r.get("/api/v1/pools").handler(ctx -> ok(ctx, SnapshotJson.pools(snapshot())));
     r.get("/api/v1/namespaces").handler(ctx -> ok(ctx, SnapshotJson.namespaces(snapshot())));
     r.get("/api/v1/templates/:ns/:name")
-        .handler(ctx -> ok(ctx, org.sandboxslo.console.slo.SloRoutes.withControllerView(vertx, SnapshotJson.item(find(ctx, Scope.TEMPLATE)))));
+        .handler(
+            ctx ->
+                ok(
+                    ctx,
+                    org.sandboxslo.console.slo.SloRoutes.withControllerView(
+                        vertx, SnapshotJson.item(find(ctx, Scope.TEMPLATE)))));
     r.get("/api/v1/pools/:ns/:name")
         .handler(ctx -> ok(ctx, SnapshotJson.item(find(ctx, Scope.POOL))));
     r.get("/api/v1/templates/:ns/:name/history").handler(ctx -> history(ctx, Scope.TEMPLATE));
@@ -146,11 +155,7 @@ public final class ConsoleVerticle extends VerticleBase {
     new org.sandboxslo.console.hooks.AlertmanagerHook().mount(r);
     r.get("/api/v1/stream").handler(this::stream);
     r.get("/api/v1/openapi.yaml")
-        .handler(
-            ctx ->
-                ctx.response()
-                    .putHeader("Content-Type", "application/yaml")
-                    .end(OPENAPI));
+        .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(OPENAPI));
     ManagementRoutes.mount(r, sources, registry);
     org.sandboxslo.console.slo.SloRoutes.mount(r, vertx);
     org.sandboxslo.console.remediation.RemediationRoutes.mount(r, vertx);
@@ -313,8 +318,7 @@ public final class ConsoleVerticle extends VerticleBase {
     }
     if (!known.contains(value)) {
       throw ApiException.badRequest(
-          "window",
-          "unknown window '" + value + "'; known: " + String.join(", ", known));
+          "window", "unknown window '" + value + "'; known: " + String.join(", ", known));
     }
     return value;
   }
@@ -361,7 +365,8 @@ public final class ConsoleVerticle extends VerticleBase {
     storeJson.onSuccess(j -> ok(ctx, body.put("store", j))).onFailure(ctx::fail);
   }
 
-  private static final java.util.List<String> FINDING_STATES = java.util.List.of("open", "closed", "all");
+  private static final java.util.List<String> FINDING_STATES =
+      java.util.List.of("open", "closed", "all");
 
   /**
    * {@code GET /api/v1/findings?kind=&severity=&subject=&state=open|closed|all}: tracked findings,
@@ -376,24 +381,35 @@ public final class ConsoleVerticle extends VerticleBase {
     String state = ctx.request().getParam("state", "open");
     if (kind != null && org.sandboxslo.engine.finding.FindingKind.ofWireName(kind) == null) {
       java.util.List<String> known = new java.util.ArrayList<>();
-      for (org.sandboxslo.engine.finding.FindingKind k : org.sandboxslo.engine.finding.FindingKind.values()) {
+      for (org.sandboxslo.engine.finding.FindingKind k :
+          org.sandboxslo.engine.finding.FindingKind.values()) {
         known.add(k.wireName());
       }
-      throw new ApiException(400, "bad request", "kind", "unknown finding kind '" + kind + "'; known: " + String.join(", ", known));
+      throw new ApiException(
+          400,
+          "bad request",
+          "kind",
+          "unknown finding kind '" + kind + "'; known: " + String.join(", ", known));
     }
     org.sandboxslo.engine.finding.Severity min = null;
     if (severity != null) {
-      for (org.sandboxslo.engine.finding.Severity x : org.sandboxslo.engine.finding.Severity.values()) {
+      for (org.sandboxslo.engine.finding.Severity x :
+          org.sandboxslo.engine.finding.Severity.values()) {
         if (x.wireName().equals(severity)) {
           min = x;
         }
       }
       if (min == null) {
-        throw new ApiException(400, "bad request", "severity", "unknown severity '" + severity + "'; known: info, ticket, high, page, critical");
+        throw new ApiException(
+            400,
+            "bad request",
+            "severity",
+            "unknown severity '" + severity + "'; known: info, ticket, high, page, critical");
       }
     }
     if (!FINDING_STATES.contains(state)) {
-      throw new ApiException(400, "bad request", "state", "unknown state '" + state + "'; known: open, closed, all");
+      throw new ApiException(
+          400, "bad request", "state", "unknown state '" + state + "'; known: open, closed, all");
     }
     io.vertx.core.json.JsonArray items = new io.vertx.core.json.JsonArray();
     for (FindingState f : sources.findings()) {

@@ -12,10 +12,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * {@code GET /healthz} (200 {@code {"status":"ok"}} while the process serves), {@code GET
- * /readyz} (503 {@code {"status":"not ready"}} until {@link ConsoleSources#ready()}, then 200
- * {@code {"status":"ready"}}) and {@code GET /metrics} (the registry in the format chosen from the
- * {@code Accept} header: Prometheus text by default, OpenMetrics for {@code
+ * {@code GET /healthz} (200 {@code {"status":"ok"}} while the process serves), {@code GET /readyz}
+ * (503 {@code {"status":"not ready"}} until {@link ConsoleSources#ready()}, then 200 {@code
+ * {"status":"ready"}}) and {@code GET /metrics} (the registry in the format chosen from the {@code
+ * Accept} header: Prometheus text by default, OpenMetrics for {@code
  * application/openmetrics-text}). Mounted on the management port and on the console port.
  */
 public final class ManagementRoutes {

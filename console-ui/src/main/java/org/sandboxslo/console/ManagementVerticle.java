@@ -10,8 +10,8 @@ import java.util.Objects;
 
 /**
  * The management server on {@code sloconsole.management.port} (host {@code sloconsole.http.host}):
- * {@code /healthz}, {@code /readyz}, {@code /metrics} (see {@link ManagementRoutes}); anything
- * else is a JSON 404. The start Future fails when the port cannot be bound.
+ * {@code /healthz}, {@code /readyz}, {@code /metrics} (see {@link ManagementRoutes}); anything else
+ * is a JSON 404. The start Future fails when the port cannot be bound.
  */
 public final class ManagementVerticle extends VerticleBase {
   private final ConsoleConfig config;
@@ -28,9 +28,7 @@ public final class ManagementVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    return Future.succeededFuture(router())
-        .compose(this::listen)
-        .onSuccess(s -> server = s);
+    return Future.succeededFuture(router()).compose(this::listen).onSuccess(s -> server = s);
   }
 
   private Router router() {

@@ -206,16 +206,27 @@ public final class SnapshotJson {
     return v == null || !Double.isFinite(v) ? null : v;
   }
 
-  /** A finding as JSON: kind, subject, severity, times, explanation, evidence, objects, runbook, proposals. */
+  /**
+   * A finding as JSON: kind, subject, severity, times, explanation, evidence, objects, runbook,
+   * proposals.
+   */
   public static JsonObject finding(org.sandboxslo.engine.finding.Finding f) {
     io.vertx.core.json.JsonArray ev = new io.vertx.core.json.JsonArray();
     for (org.sandboxslo.engine.finding.Evidence e : f.evidence()) {
-      ev.add(new JsonObject().put("name", e.name()).put("value", e.value()).put("arithmetic", e.arithmetic()));
+      ev.add(
+          new JsonObject()
+              .put("name", e.name())
+              .put("value", e.value())
+              .put("arithmetic", e.arithmetic()));
     }
     io.vertx.core.json.JsonArray ps = new io.vertx.core.json.JsonArray();
     for (org.sandboxslo.engine.finding.Proposal p : f.proposals()) {
-      ps.add(new JsonObject().put("action", p.action()).put("summary", p.summary())
-          .put("steps", new io.vertx.core.json.JsonArray(p.steps())).put("automatic", p.automatic()));
+      ps.add(
+          new JsonObject()
+              .put("action", p.action())
+              .put("summary", p.summary())
+              .put("steps", new io.vertx.core.json.JsonArray(p.steps()))
+              .put("automatic", p.automatic()));
     }
     return new JsonObject()
         .put("kind", f.kind().wireName())
@@ -230,7 +241,10 @@ public final class SnapshotJson {
         .put("proposals", ps);
   }
 
-  /** A tracked finding: {@link #finding} plus {@code state} (open|closed), {@code openedAt}, {@code closedAt}. */
+  /**
+   * A tracked finding: {@link #finding} plus {@code state} (open|closed), {@code openedAt}, {@code
+   * closedAt}.
+   */
   public static JsonObject finding(FindingState s) {
     return finding(s.finding())
         .put("state", s.open() ? "open" : "closed")

@@ -47,8 +47,8 @@ public final class SnapshotWriterVerticle extends VerticleBase {
   }
 
   /**
-   * Writes the latest snapshot unless it is missing, already written or a write is in flight.
-   * Must run on this verticle's context.
+   * Writes the latest snapshot unless it is missing, already written or a write is in flight. Must
+   * run on this verticle's context.
    *
    * @return the rows written (0 when skipped); never a failed Future (failures are logged)
    */

@@ -93,8 +93,7 @@ class ConsoleConfigTest {
         "sloconsole.store.snapshot-interval: expected a duration like 30s, 5m, 1h, got 'often'",
         assertThrows(
                 IllegalArgumentException.class,
-                () ->
-                    ConsoleConfig.fromMap(Map.of("sloconsole.store.snapshot-interval", "often")))
+                () -> ConsoleConfig.fromMap(Map.of("sloconsole.store.snapshot-interval", "often")))
             .getMessage());
     assertEquals(
         "sloconsole.store.snapshot-interval: must be > 0, got PT0S",

@@ -125,7 +125,8 @@ class ConsoleMetricsTest {
         List.of("sandbox_slo_watch_lag_seconds{kind=\"Sandbox\"} 0.2"),
         samples(text, "sandbox_slo_watch_lag_seconds"));
     assertEquals(
-        List.of("sandbox_slo_ingest_errors_total{kind=\"SandboxClaim\",reason=\"bad-annotation\"} 3.0"),
+        List.of(
+            "sandbox_slo_ingest_errors_total{kind=\"SandboxClaim\",reason=\"bad-annotation\"} 3.0"),
         samples(text, "sandbox_slo_ingest_errors_total"));
     assertFalse(text.contains("NaN"), text);
     for (String line : text.split("\n")) {
@@ -145,7 +146,8 @@ class ConsoleMetricsTest {
     String text = scrapeOf(sources);
     List<String> size = samples(text, "agent_sandbox_warmpool_size");
     assertEquals(3, size.size(), text);
-    assertTrue(size.get(0).contains("sandbox_status=\"not_ready\"") && size.get(0).endsWith("} 1.0"));
+    assertTrue(
+        size.get(0).contains("sandbox_status=\"not_ready\"") && size.get(0).endsWith("} 1.0"));
     assertTrue(size.get(1).contains("sandbox_status=\"ready\"") && size.get(1).endsWith("} 5.0"));
     assertTrue(size.get(2).contains("sandbox_status=\"stale\"") && size.get(2).endsWith("} 3.0"));
   }
@@ -171,8 +173,7 @@ class ConsoleMetricsTest {
     assertTrue(om.contains("# UNIT sandbox_slo_claim_to_ready_quantile_seconds seconds\n"), om);
     assertTrue(om.contains("# UNIT sandbox_slo_warm_hit_ratio ratio\n"), om);
     assertTrue(om.endsWith("# EOF\n"), om);
-    assertThrows(
-        IllegalArgumentException.class, () -> ConsoleMetrics.register(registry, sources));
+    assertThrows(IllegalArgumentException.class, () -> ConsoleMetrics.register(registry, sources));
     metrics.unregister();
     assertEquals("", scrape(registry));
   }

@@ -21,9 +21,9 @@ import org.sandboxslo.console.store.HistoryPoint;
 import org.sandboxslo.engine.sli.Scope;
 
 /**
- * The embedded default (zonky) through {@link ConsoleStorage}: a restart on the same data
- * directory keeps schema and rows; the same database reached by URL (external mode) is already
- * migrated; a bad URL fails the open with the cause.
+ * The embedded default (zonky) through {@link ConsoleStorage}: a restart on the same data directory
+ * keeps schema and rows; the same database reached by URL (external mode) is already migrated; a
+ * bad URL fails the open with the cause.
  */
 class ConsoleStorageTest {
   static Vertx vertx;
@@ -43,8 +43,7 @@ class ConsoleStorageTest {
   }
 
   @Test
-  void embeddedRestartKeepsRowsAndExternalModeReusesTheSchema(@TempDir Path tmp)
-      throws Exception {
+  void embeddedRestartKeepsRowsAndExternalModeReusesTheSchema(@TempDir Path tmp) throws Exception {
     ConsoleConfig embedded =
         ConsoleConfig.fromMap(
             Map.of(
@@ -84,13 +83,7 @@ class ConsoleStorageTest {
               again
                   .store()
                   .history(
-                      Scope.TEMPLATE,
-                      "demo",
-                      "python-runtime",
-                      "warm_hit_ratio",
-                      "5m",
-                      at,
-                      at)));
+                      Scope.TEMPLATE, "demo", "python-runtime", "warm_hit_ratio", "5m", at, at)));
     } finally {
       get(again.close());
     }

@@ -41,10 +41,12 @@ class ConsoleVerticleTest {
                 "sloconsole.http.stream-interval", "200ms"));
     client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1"));
     ConsoleServer.start(vertx, config, SOURCES, null, new PrometheusRegistry())
-        .onComplete(tc.succeeding(s -> {
-          server = s;
-          tc.completeNow();
-        }));
+        .onComplete(
+            tc.succeeding(
+                s -> {
+                  server = s;
+                  tc.completeNow();
+                }));
   }
 
   @AfterAll
@@ -133,13 +135,18 @@ class ConsoleVerticleTest {
                           assertJson(all.resultAt(1), 200, SnapshotJson.pools(s).encode());
                           assertJson(all.resultAt(2), 200, SnapshotJson.namespaces(s).encode());
                           assertJson(
-                              all.resultAt(3), 200, SnapshotJson.item(s.templates().get(1)).encode());
+                              all.resultAt(3),
+                              200,
+                              SnapshotJson.item(s.templates().get(1)).encode());
                           assertJson(
                               all.resultAt(4), 200, SnapshotJson.item(s.pools().get(0)).encode());
                           JsonObject t =
                               ((HttpResponse<Buffer>) all.resultAt(3)).bodyAsJsonObject();
                           assertEquals(
-                              0.8333, t.getJsonObject("windows").getJsonObject("5m").getDouble("warmHitRatio"));
+                              0.8333,
+                              t.getJsonObject("windows")
+                                  .getJsonObject("5m")
+                                  .getDouble("warmHitRatio"));
                           tc.completeNow();
                         })));
   }
@@ -207,12 +214,16 @@ class ConsoleVerticleTest {
                               all.resultAt(0),
                               400,
                               "{\"error\":\"bad request\",\"field\":\"sli\","
-                                  + "\"reason\":\"unknown SLI 'x'; known: " + known + "\"}");
+                                  + "\"reason\":\"unknown SLI 'x'; known: "
+                                  + known
+                                  + "\"}");
                           assertJson(
                               all.resultAt(1),
                               400,
                               "{\"error\":\"bad request\",\"field\":\"sli\","
-                                  + "\"reason\":\"sli is required; known: " + known + "\"}");
+                                  + "\"reason\":\"sli is required; known: "
+                                  + known
+                                  + "\"}");
                           assertJson(
                               all.resultAt(2),
                               400,
@@ -309,7 +320,8 @@ class ConsoleVerticleTest {
                           HttpResponse<Buffer> om = all.resultAt(1);
                           assertEquals(200, text.statusCode());
                           assertTrue(
-                              text.getHeader("Content-Type").startsWith("text/plain; version=0.0.4"),
+                              text.getHeader("Content-Type")
+                                  .startsWith("text/plain; version=0.0.4"),
                               text.getHeader("Content-Type"));
                           assertTrue(
                               text.bodyAsString()
@@ -319,7 +331,8 @@ class ConsoleVerticleTest {
                                           + " 0.8333\n"),
                               text.bodyAsString());
                           assertTrue(
-                              om.getHeader("Content-Type").startsWith("application/openmetrics-text"),
+                              om.getHeader("Content-Type")
+                                  .startsWith("application/openmetrics-text"),
                               om.getHeader("Content-Type"));
                           assertTrue(om.bodyAsString().endsWith("# EOF\n"));
                           assertFalse(om.bodyAsString().contains("NaN"));
@@ -377,8 +390,10 @@ class ConsoleVerticleTest {
     ConsoleConfig taken =
         ConsoleConfig.fromMap(
             Map.of(
-                "sloconsole.http.port", String.valueOf(server.httpPort()),
-                "sloconsole.management.port", "0"));
+                "sloconsole.http.port",
+                String.valueOf(server.httpPort()),
+                "sloconsole.management.port",
+                "0"));
     ConsoleServer.start(vertx, taken, SOURCES, null, registry)
         .onComplete(
             tc.failing(

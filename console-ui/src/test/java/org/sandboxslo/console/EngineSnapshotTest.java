@@ -31,6 +31,7 @@ class EngineSnapshotTest {
             "sandbox_slo_informer_synced{kind=\"SandboxClaim\"} 1.0",
             "sandbox_slo_informer_synced{kind=\"SandboxTemplate\"} 1.0",
             "sandbox_slo_informer_synced{kind=\"SandboxWarmPool\"} 1.0"),
-        ConsoleMetricsTest.samples(ConsoleMetricsTest.scrape(registry), "sandbox_slo_informer_synced"));
+        ConsoleMetricsTest.samples(
+            ConsoleMetricsTest.scrape(registry), "sandbox_slo_informer_synced"));
   }
 }

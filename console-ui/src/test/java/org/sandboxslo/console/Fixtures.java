@@ -66,8 +66,7 @@ final class Fixtures {
 
   static List<WindowSlis> emptyWindows() {
     return List.of(
-        new WindowSlis(
-            Duration.ofMinutes(5), 0, 0, null, null, null, null, null, 0, 0, null, null),
+        new WindowSlis(Duration.ofMinutes(5), 0, 0, null, null, null, null, null, 0, 0, null, null),
         new WindowSlis(Duration.ofHours(1), 0, 0, null, null, null, null, null, 0, 0, null, null));
   }
 

@@ -46,8 +46,8 @@ import org.sandboxslo.engine.remediation.PoolMember;
 import org.sandboxslo.engine.remediation.PoolState;
 
 /**
- * The Findings and Plans sections in headless Chromium (skipped without chromium/chromedriver):
- * a finding's PacedRecreate proposal becomes a plan, which is approved and executed from the page,
+ * The Findings and Plans sections in headless Chromium (skipped without chromium/chromedriver): a
+ * finding's PacedRecreate proposal becomes a plan, which is approved and executed from the page,
  * and its audit rows are shown. Real embedded PostgreSQL and API server; the stale member exists
  * only in the engine's view, so the executor finds it gone and skips it.
  */
@@ -66,82 +66,142 @@ class RemediationWebPageTest {
   static ConsoleServer server;
   static WebDriver driver;
 
-  static final Finding STALE = new Finding(FindingKind.STALE_POOL_MEMBERS, "SandboxWarmPool demo/python-runtime-pool",
-      Severity.TICKET, Instant.parse("2026-11-29T08:00:00Z"), Instant.parse("2026-11-29T08:20:00Z"),
-      "1 of 1 members of demo/python-runtime-pool were built from an older blueprint.", List.of(), List.of(),
-      List.of(new Proposal("PacedRecreate", "Replace the stale unclaimed members one at a time", List.of(), true),
-          Proposal.none("Do not simply set updateStrategy: Recreate")));
+  static final Finding STALE =
+      new Finding(
+          FindingKind.STALE_POOL_MEMBERS,
+          "SandboxWarmPool demo/python-runtime-pool",
+          Severity.TICKET,
+          Instant.parse("2026-11-29T08:00:00Z"),
+          Instant.parse("2026-11-29T08:20:00Z"),
+          "1 of 1 members of demo/python-runtime-pool were built from an older blueprint.",
+          List.of(),
+          List.of(),
+          List.of(
+              new Proposal(
+                  "PacedRecreate",
+                  "Replace the stale unclaimed members one at a time",
+                  List.of(),
+                  true),
+              Proposal.none("Do not simply set updateStrategy: Recreate")));
 
   @BeforeAll
   static void start() throws Exception {
-    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+    Assumptions.assumeTrue(
+        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
         "needs /usr/bin/chromium and /usr/bin/chromedriver");
     vertx = Vertx.vertx();
-    storage = get(ConsoleStorage.open(vertx, ConsoleConfig.fromMap(Map.of(
-        "sloconsole.db.data-dir", dir.resolve("pg").toString(),
-        "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString()))));
+    storage =
+        get(
+            ConsoleStorage.open(
+                vertx,
+                ConsoleConfig.fromMap(
+                    Map.of(
+                        "sloconsole.db.data-dir", dir.resolve("pg").toString(),
+                        "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString()))));
     pool = PgBuilder.pool().connectingTo(storage.embedded().connectOptions()).using(vertx).build();
     api = EmbeddedApiServer.start(0);
     client = api.client();
     DemoManifests.apply(client);
-    RemediationFleet fleet = new RemediationFleet() {
-      @Override
-      public PoolState pool(ObjectRef ref) {
-        return ref.toString().equals("demo/python-runtime-pool") ? new PoolState(ref, "python-runtime", 1, "OnReplenish",
-            List.of(new PoolMember("python-runtime-pool-old1", "u1", true, true, null))) : null;
-      }
+    RemediationFleet fleet =
+        new RemediationFleet() {
+          @Override
+          public PoolState pool(ObjectRef ref) {
+            return ref.toString().equals("demo/python-runtime-pool")
+                ? new PoolState(
+                    ref,
+                    "python-runtime",
+                    1,
+                    "OnReplenish",
+                    List.of(new PoolMember("python-runtime-pool-old1", "u1", true, true, null)))
+                : null;
+          }
 
-      @Override
-      public List<FindingState> findings() {
-        return List.of();
-      }
+          @Override
+          public List<FindingState> findings() {
+            return List.of();
+          }
 
-      @Override
-      public boolean controllerLite() {
-        return false;
-      }
+          @Override
+          public boolean controllerLite() {
+            return false;
+          }
 
-      @Override
-      public void setMaxRefillRate(double perSecond) {
-        throw new IllegalStateException("no controller-lite");
-      }
-    };
-    service = get(RemediationService.start(vertx, RemediationConfig.fromMap(Map.of(
-        RemediationConfig.TOKENS, "web:" + TOKEN + ":admin", RemediationConfig.TWO_PERSON, "false",
-        RemediationConfig.POLL, "100ms")), new RemediationStore(pool), client, fleet, Clock.systemUTC()));
+          @Override
+          public void setMaxRefillRate(double perSecond) {
+            throw new IllegalStateException("no controller-lite");
+          }
+        };
+    service =
+        get(
+            RemediationService.start(
+                vertx,
+                RemediationConfig.fromMap(
+                    Map.of(
+                        RemediationConfig.TOKENS,
+                        "web:" + TOKEN + ":admin",
+                        RemediationConfig.TWO_PERSON,
+                        "false",
+                        RemediationConfig.POLL,
+                        "100ms")),
+                new RemediationStore(pool),
+                client,
+                fleet,
+                Clock.systemUTC()));
     Fixtures.TestSources base = new Fixtures.TestSources();
     base.snapshot = Fixtures.snapshot();
     base.ready = true;
-    ConsoleSources sources = new ConsoleSources() {
-      @Override
-      public org.sandboxslo.engine.sli.FleetSnapshot snapshot() {
-        return base.snapshot();
-      }
+    ConsoleSources sources =
+        new ConsoleSources() {
+          @Override
+          public org.sandboxslo.engine.sli.FleetSnapshot snapshot() {
+            return base.snapshot();
+          }
 
-      @Override
-      public Map<String, Long> ingestErrors() {
-        return base.ingestErrors();
-      }
+          @Override
+          public Map<String, Long> ingestErrors() {
+            return base.ingestErrors();
+          }
 
-      @Override
-      public boolean ready() {
-        return true;
-      }
+          @Override
+          public boolean ready() {
+            return true;
+          }
 
-      @Override
-      public List<FindingState> findings() {
-        return List.of(new FindingState(STALE, STALE.firstSeen(), null));
-      }
-    };
-    server = get(ConsoleServer.start(vertx, ConsoleConfig.fromMap(Map.of("sloconsole.http.port", "0",
-        "sloconsole.management.port", "0")), sources, null, new PrometheusRegistry()));
+          @Override
+          public List<FindingState> findings() {
+            return List.of(new FindingState(STALE, STALE.firstSeen(), null));
+          }
+        };
+    server =
+        get(
+            ConsoleServer.start(
+                vertx,
+                ConsoleConfig.fromMap(
+                    Map.of("sloconsole.http.port", "0", "sloconsole.management.port", "0")),
+                sources,
+                null,
+                new PrometheusRegistry()));
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
-    options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--disable-quic", "--window-size=1600,1000", "--user-data-dir=" + dir.resolve("chrome").toAbsolutePath());
-    driver = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER.toString()))
-        .usingAnyFreePort().build(), options);
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+        "--window-size=1600,1000",
+        "--user-data-dir=" + dir.resolve("chrome").toAbsolutePath());
+    driver =
+        new ChromeDriver(
+            new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
+                .usingAnyFreePort()
+                .build(),
+            options);
   }
 
   @AfterAll
@@ -188,47 +248,90 @@ class RemediationWebPageTest {
 
   /** Clicks the plan's button; the page re-renders every 3 s, so a stale element is retried. */
   static void click(String buttonText) {
-    await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
-      for (WebElement b : driver.findElements(By.cssSelector(".plan-head button"))) {
-        if (b.getText().equals(buttonText)) {
-          b.click();
-          return true;
-        }
-      }
-      return false;
-    });
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              for (WebElement b : driver.findElements(By.cssSelector(".plan-head button"))) {
+                if (b.getText().equals(buttonText)) {
+                  b.click();
+                  return true;
+                }
+              }
+              return false;
+            });
   }
 
   @Test
   void aFindingIsPlannedApprovedExecutedAndAuditedFromThePage() {
     driver.get("http://127.0.0.1:" + server.httpPort() + "/");
-    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> present(".finding[data-kind='StalePoolMembers']"));
-    await().ignoreExceptions().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-      assertTrue(find(".finding[data-kind='StalePoolMembers']").getText()
-          .contains("SandboxWarmPool demo/python-runtime-pool"));
-      // "None" proposals get no button
-      assertEquals(1, driver.findElements(By.cssSelector(".finding button")).size());
-      assertEquals("Enter a bearer token to see and act on plans.", find("#plans-list").getText());
-    });
+    await()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> present(".finding[data-kind='StalePoolMembers']"));
+    await()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () -> {
+              assertTrue(
+                  find(".finding[data-kind='StalePoolMembers']")
+                      .getText()
+                      .contains("SandboxWarmPool demo/python-runtime-pool"));
+              // "None" proposals get no button
+              assertEquals(1, driver.findElements(By.cssSelector(".finding button")).size());
+              assertEquals(
+                  "Enter a bearer token to see and act on plans.", find("#plans-list").getText());
+            });
     find("#token").sendKeys(TOKEN, Keys.TAB);
-    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> find("#plans-list").getText().equals("No plans yet."));
+    await()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> find("#plans-list").getText().equals("No plans yet."));
     find("button[data-plan='PacedRecreate']").click();
-    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> present(".plan .state") && planState().equals("planned"));
-    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> present(".plan ol")
-        && find(".plan ol").getText().startsWith("delete python-runtime-pool-old1 (re-checked just before"));
+    await()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> present(".plan .state") && planState().equals("planned"));
+    await()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                present(".plan ol")
+                    && find(".plan ol")
+                        .getText()
+                        .startsWith("delete python-runtime-pool-old1 (re-checked just before"));
     click("Approve");
-    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> planState().equals("approved"));
+    await()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> planState().equals("approved"));
     click("Execute");
-    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> planState().equals("succeeded"));
-    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> present("table.audit")
-        && find("table.audit").getText().contains("plan.done"));
-    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-      String audit = find("table.audit").getText();
-      assertTrue(audit.contains("plan.create"), audit);
-      assertTrue(audit.contains("plan.approve"), audit);
-      assertTrue(audit.contains("plan.execute"), audit);
-      assertTrue(find(".plan").getText().contains("result: deleted 0 stale members; skipped python-runtime-pool-old1"),
-          find(".plan").getText());
-    });
+    await()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> planState().equals("succeeded"));
+    await()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> present("table.audit") && find("table.audit").getText().contains("plan.done"));
+    await()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              String audit = find("table.audit").getText();
+              assertTrue(audit.contains("plan.create"), audit);
+              assertTrue(audit.contains("plan.approve"), audit);
+              assertTrue(audit.contains("plan.execute"), audit);
+              assertTrue(
+                  find(".plan")
+                      .getText()
+                      .contains(
+                          "result: deleted 0 stale members; skipped python-runtime-pool-old1"),
+                  find(".plan").getText());
+            });
   }
 }

@@ -2,8 +2,8 @@ package org.sandboxslo.console;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Future;
@@ -79,8 +79,9 @@ class SliStoreTest {
   @Test
   void migrationIsAppliedOnceAndRendersIndexedBindMarkers() throws Exception {
     long migrations;
-    try (var files = java.nio.file.Files.list(
-        java.nio.file.Path.of(SliStoreTest.class.getResource("/db/migration").toURI()))) {
+    try (var files =
+        java.nio.file.Files.list(
+            java.nio.file.Path.of(SliStoreTest.class.getResource("/db/migration").toURI()))) {
       migrations = files.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")).count();
     }
     assertTrue(migrations >= 1);
@@ -101,9 +102,12 @@ class SliStoreTest {
     assertEquals(69, get(store.write(Fixtures.snapshot(T1, 0.9, DRAINED))));
     assertEquals(before + 138, get(store.count()));
 
-    assertEquals(points(0.8333, 0.9), history(Scope.TEMPLATE, "python-runtime", "warm_hit_ratio", "5m"));
-    assertEquals(points(0.95, 0.95), history(Scope.TEMPLATE, "python-runtime", "warm_hit_ratio", "1h"));
-    assertEquals(points(10.0, 10.0), history(Scope.TEMPLATE, "python-runtime", "warm_launches", "5m"));
+    assertEquals(
+        points(0.8333, 0.9), history(Scope.TEMPLATE, "python-runtime", "warm_hit_ratio", "5m"));
+    assertEquals(
+        points(0.95, 0.95), history(Scope.TEMPLATE, "python-runtime", "warm_hit_ratio", "1h"));
+    assertEquals(
+        points(10.0, 10.0), history(Scope.TEMPLATE, "python-runtime", "warm_launches", "5m"));
     assertEquals(
         points(0.15, 0.15),
         history(Scope.TEMPLATE, "python-runtime", "claim_to_ready_p50_seconds", "5m"));
@@ -111,31 +115,37 @@ class SliStoreTest {
         points(3.4, 3.4),
         history(Scope.TEMPLATE, "python-runtime", "claim_to_ready_cold_p95_seconds", "5m"));
     assertEquals(
-        points(31.0, 31.0), history(Scope.TEMPLATE, "python-runtime", "cold_start_p95_seconds", "5m"));
+        points(31.0, 31.0),
+        history(Scope.TEMPLATE, "python-runtime", "cold_start_p95_seconds", "5m"));
     // no data is stored as NULL and read back as null
     assertEquals(
         points(null, null),
         history(Scope.TEMPLATE, "python-runtime", "claim_to_ready_warm_p95_seconds", "1h"));
     assertEquals(
         points(null, null), history(Scope.TEMPLATE, "python-runtime", "resume_error_ratio", "5m"));
-    assertEquals(points(0.25, 0.25), history(Scope.TEMPLATE, "python-runtime", "resume_error_ratio", "1h"));
+    assertEquals(
+        points(0.25, 0.25), history(Scope.TEMPLATE, "python-runtime", "resume_error_ratio", "1h"));
     assertEquals(points(null, null), history(Scope.TEMPLATE, "go-runtime", "warm_hit_ratio", "5m"));
-    assertEquals(points(null, null), history(Scope.TEMPLATE, "go-runtime", "pool_ready_fraction", "now"));
+    assertEquals(
+        points(null, null), history(Scope.TEMPLATE, "go-runtime", "pool_ready_fraction", "now"));
     // pool-state SLIs, window "now"
-    assertEquals(points(0.875, 0.5), history(Scope.POOL, "python-runtime-pool", "pool_ready_fraction", "now"));
+    assertEquals(
+        points(0.875, 0.5),
+        history(Scope.POOL, "python-runtime-pool", "pool_ready_fraction", "now"));
     assertEquals(
         points(0.875, 0.25),
         history(Scope.POOL, "python-runtime-pool", "pool_ready_fraction_current_template", "now"));
-    assertEquals(points(0.0, 2.0), history(Scope.POOL, "python-runtime-pool", "stale_members", "now"));
+    assertEquals(
+        points(0.0, 2.0), history(Scope.POOL, "python-runtime-pool", "stale_members", "now"));
     // the range is inclusive and restricts
     assertEquals(
         List.of(new HistoryPoint(T1, 0.9)),
-        get(store.history(Scope.TEMPLATE, "demo", "python-runtime", "warm_hit_ratio", "5m", T1, T1)));
-    assertEquals(
-        List.of(),
         get(
             store.history(
-                Scope.POOL, "demo", "python-runtime", "warm_hit_ratio", "5m", T0, T1)));
+                Scope.TEMPLATE, "demo", "python-runtime", "warm_hit_ratio", "5m", T1, T1)));
+    assertEquals(
+        List.of(),
+        get(store.history(Scope.POOL, "demo", "python-runtime", "warm_hit_ratio", "5m", T0, T1)));
   }
 
   @Test
@@ -153,9 +163,7 @@ class SliStoreTest {
     ConsoleServer server =
         get(ConsoleServer.start(vertx, config, sources, store, new PrometheusRegistry()));
     try {
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> at.equals(server.writer().lastWritten()));
+      await().atMost(Duration.ofSeconds(60)).until(() -> at.equals(server.writer().lastWritten()));
       assertEquals(69, server.writer().rowsWritten());
       assertEquals(0, server.writer().failures());
 
@@ -203,7 +211,8 @@ class SliStoreTest {
               + "\"window\":\"1h\",\"from\":\"2026-11-29T09:00:00Z\",\"to\":\"2026-11-29T09:00:00Z\","
               + "\"points\":[{\"at\":\"2026-11-29T09:00:00Z\",\"value\":null}]}",
           go.bodyAsString());
-      HttpResponse<Buffer> status = get(client.get(server.httpPort(), "127.0.0.1", "/api/v1/status").send());
+      HttpResponse<Buffer> status =
+          get(client.get(server.httpPort(), "127.0.0.1", "/api/v1/status").send());
       long rows = get(store.count());
       assertEquals(
           rows, status.bodyAsJsonObject().getJsonObject("store").getLong("rows").longValue());

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,16 +30,20 @@ final class ClaimReconciler {
   private static final Logger LOG = LoggerFactory.getLogger(ClaimReconciler.class);
   static final Duration MISSING_REF_REQUEUE = Duration.ofSeconds(5);
   static final Duration CREATE_PENDING_REQUEUE = Duration.ofMillis(200);
+
   /** Upstream: candidates without podIPs are waited for this long from the claim, then cold. */
   static final Duration PENDING_GRACE = Duration.ofSeconds(2);
+
   static final Duration PENDING_RETRY = Duration.ofMillis(500);
 
   private final Fleet fleet;
   private final ControllerLiteConfig config;
   private final Clock clock;
   private final Random random;
+
   /** claim uid → when its warm adoption may complete (simulated adoption latency). */
   private final Map<String, Instant> adoptAt = new ConcurrentHashMap<>();
+
   /** The upstream-named metrics; null when not exported. */
   volatile ControllerMetrics metrics;
 
@@ -59,14 +62,15 @@ final class ClaimReconciler {
   }
 
   /**
-   * Annotations this controller wrote, per claim uid. The informer cache may not show our own
-   * write yet when the next pass runs; reading through this overlay keeps the first-observed and
+   * Annotations this controller wrote, per claim uid. The informer cache may not show our own write
+   * yet when the next pass runs; reading through this overlay keeps the first-observed and
    * first-ready stamps written exactly once and the sandbox assignment stable.
    */
   private final Map<String, Map<String, String>> written = new ConcurrentHashMap<>();
 
   private void remember(GenericKubernetesResource claim, String key, String value) {
-    Map<String, String> m = written.computeIfAbsent(claim.getMetadata().getUid(), u -> new ConcurrentHashMap<>());
+    Map<String, String> m =
+        written.computeIfAbsent(claim.getMetadata().getUid(), u -> new ConcurrentHashMap<>());
     if (value == null) {
       m.remove(key);
     } else {
@@ -149,22 +153,27 @@ final class ClaimReconciler {
     String digest = Blueprints.digest(templateSpec);
     List<GenericKubernetesResource> usable = new ArrayList<>();
     for (GenericKubernetesResource c : candidates) {
-      if (strategy == UpdateStrategy.RECREATE && !digest.equals(Blueprints.digest(Resources.spec(c)))) {
+      if (strategy == UpdateStrategy.RECREATE
+          && !digest.equals(Blueprints.digest(Resources.spec(c)))) {
         continue;
       }
       usable.add(c);
     }
     if (usable.isEmpty()) {
-      return new Launch.Cold(candidates.isEmpty() ? "no warm member" : "only stale members (Recreate)");
+      return new Launch.Cold(
+          candidates.isEmpty() ? "no warm member" : "only stale members (Recreate)");
     }
     List<GenericKubernetesResource> withIps =
-        usable.stream().filter(c -> !Resources.list(Resources.status(c), "podIPs").isEmpty()).toList();
+        usable.stream()
+            .filter(c -> !Resources.list(Resources.status(c), "podIPs").isEmpty())
+            .toList();
     if (withIps.isEmpty()) {
       // upstream: candidates without podIPs are "pending"; wait up to 2 s from the claim, then cold
       if (sinceFirstObserved.compareTo(PENDING_GRACE) < 0) {
         return new Launch.Wait(PENDING_RETRY);
       }
-      return new Launch.Cold("warm members still pending after " + PENDING_GRACE.toMillis() + " ms");
+      return new Launch.Cold(
+          "warm members still pending after " + PENDING_GRACE.toMillis() + " ms");
     }
     usable = new ArrayList<>(withIps);
     usable.sort(
@@ -198,8 +207,12 @@ final class ClaimReconciler {
       String stamp = Resources.rfc3339Nano(now);
       claim =
           fleet.mergePatch(
-              Kind.SANDBOX_CLAIM, ns, name,
-              Map.of("metadata", Map.of("annotations", Map.of(Labels.CONTROLLER_FIRST_OBSERVED_AT, stamp))));
+              Kind.SANDBOX_CLAIM,
+              ns,
+              name,
+              Map.of(
+                  "metadata",
+                  Map.of("annotations", Map.of(Labels.CONTROLLER_FIRST_OBSERVED_AT, stamp))));
       remember(claim, Labels.CONTROLLER_FIRST_OBSERVED_AT, stamp);
     }
     Duration requeue = null;
@@ -226,7 +239,9 @@ final class ClaimReconciler {
       }
       if (sb == null) {
         Instant created = Resources.creationTime(claim);
-        if (Resources.isTrue(claim, "Ready") || created == null || now.isAfter(created.plusSeconds(30))) {
+        if (Resources.isTrue(claim, "Ready")
+            || created == null
+            || now.isAfter(created.plusSeconds(30))) {
           setReady(claim, "False", "SandboxMissing", "Sandbox " + sbName + " not found", now);
           return null;
         }
@@ -240,7 +255,12 @@ final class ClaimReconciler {
       if (owner != null && Kind.SANDBOX_WARM_POOL.kindName().equals(owner.getKind())) {
         return finishAdoption(claim, sb, now); // adoption interrupted between the two writes
       }
-      setReady(claim, "False", "AdoptionConflict", "Sandbox " + sbName + " is owned by someone else", now);
+      setReady(
+          claim,
+          "False",
+          "AdoptionConflict",
+          "Sandbox " + sbName + " is owned by someone else",
+          now);
       return null;
     }
 
@@ -253,7 +273,8 @@ final class ClaimReconciler {
     }
     GenericKubernetesResource pool = fleet.get(Kind.SANDBOX_WARM_POOL, ns, poolName);
     if (pool == null) {
-      setReady(claim, "False", "WarmPoolNotFound", "SandboxWarmPool " + poolName + " not found", now);
+      setReady(
+          claim, "False", "WarmPoolNotFound", "SandboxWarmPool " + poolName + " not found", now);
       return MISSING_REF_REQUEUE;
     }
     Map<String, Object> poolSpec = Resources.spec(pool);
@@ -261,14 +282,21 @@ final class ClaimReconciler {
     GenericKubernetesResource template =
         templateName == null ? null : fleet.get(Kind.SANDBOX_TEMPLATE, ns, templateName);
     if (template == null) {
-      setReady(claim, "False", "TemplateNotFound", "SandboxTemplate " + templateName + " not found", now);
+      setReady(
+          claim,
+          "False",
+          "TemplateNotFound",
+          "SandboxTemplate " + templateName + " not found",
+          now);
       return MISSING_REF_REQUEUE;
     }
     UpdateStrategy strategy =
         UpdateStrategy.parse(Resources.string(Resources.map(poolSpec, "updateStrategy"), "type"));
-    Instant observed = Resources.parseTime(Resources.annotation(claim, Labels.CONTROLLER_FIRST_OBSERVED_AT));
+    Instant observed =
+        Resources.parseTime(Resources.annotation(claim, Labels.CONTROLLER_FIRST_OBSERVED_AT));
     Duration age = observed == null ? Duration.ZERO : Duration.between(observed, now);
-    Launch launch = decideLaunch(spec, Resources.spec(template), strategy, candidates(ns, poolName), age);
+    Launch launch =
+        decideLaunch(spec, Resources.spec(template), strategy, candidates(ns, poolName), age);
     if (launch instanceof Launch.Wait w) {
       return w.after();
     }
@@ -283,7 +311,8 @@ final class ClaimReconciler {
       }
       // re-decide after the delay: candidates may have gone meanwhile
       for (int attempt = 0; attempt < 3; attempt++) {
-        launch = decideLaunch(spec, Resources.spec(template), strategy, candidates(ns, poolName), age);
+        launch =
+            decideLaunch(spec, Resources.spec(template), strategy, candidates(ns, poolName), age);
         if (launch instanceof Launch.Wait wait) {
           return wait.after();
         }
@@ -339,7 +368,8 @@ final class ClaimReconciler {
   private static final Duration RETRY = Duration.ofMillis(50);
 
   /** Claim annotation first (optimistic lock), then the Sandbox. */
-  private Duration adopt(GenericKubernetesResource claim, GenericKubernetesResource sb, Instant now) {
+  private Duration adopt(
+      GenericKubernetesResource claim, GenericKubernetesResource sb, Instant now) {
     String ns = claim.getMetadata().getNamespace();
     GenericKubernetesResource copy = fleet.copy(claim);
     Map<String, String> ann = new LinkedHashMap<>();
@@ -350,7 +380,8 @@ final class ClaimReconciler {
     copy.getMetadata().setAnnotations(ann);
     GenericKubernetesResource updated;
     try {
-      updated = Resources.ops(fleet.client, Kind.SANDBOX_CLAIM).inNamespace(ns).resource(copy).update();
+      updated =
+          Resources.ops(fleet.client, Kind.SANDBOX_CLAIM).inNamespace(ns).resource(copy).update();
       remember(updated, Labels.SANDBOX_NAME, sb.getMetadata().getName());
     } catch (KubernetesClientException e) {
       fleet.reserved.remove(sb.getMetadata().getUid());
@@ -362,7 +393,8 @@ final class ClaimReconciler {
     return finishAdoption(updated, sb, now);
   }
 
-  private Duration finishAdoption(GenericKubernetesResource claim, GenericKubernetesResource sb, Instant now) {
+  private Duration finishAdoption(
+      GenericKubernetesResource claim, GenericKubernetesResource sb, Instant now) {
     String ns = claim.getMetadata().getNamespace();
     String sbUid = sb.getMetadata().getUid();
     fleet.reserved.add(sbUid);
@@ -382,12 +414,21 @@ final class ClaimReconciler {
       try {
         GenericKubernetesResource adopted =
             Resources.ops(fleet.client, Kind.SANDBOX).inNamespace(ns).resource(copy).update();
-        LOG.debug("claim={}/{}: adopted warm sandbox {}", ns, claim.getMetadata().getName(), adopted.getMetadata().getName());
+        LOG.debug(
+            "claim={}/{}: adopted warm sandbox {}",
+            ns,
+            claim.getMetadata().getName(),
+            adopted.getMetadata().getName());
         ControllerMetrics m = metrics;
         if (m != null) {
           OwnerReference poolRef = Resources.controllerOwner(cur);
-          m.claimCreated(ns, Resources.annotation(cur, Labels.SANDBOX_TEMPLATE_REF), Labels.LAUNCH_WARM,
-              poolRef == null ? null : poolRef.getName(), Resources.isTrue(cur, "Ready"), Resources.label(claim, Labels.CREATED_BY));
+          m.claimCreated(
+              ns,
+              Resources.annotation(cur, Labels.SANDBOX_TEMPLATE_REF),
+              Labels.LAUNCH_WARM,
+              poolRef == null ? null : poolRef.getName(),
+              Resources.isTrue(cur, "Ready"),
+              Resources.label(claim, Labels.CREATED_BY));
         }
         mirror(claim, adopted, now);
         return null;
@@ -408,7 +449,8 @@ final class ClaimReconciler {
     fleet.reserved.remove(sbUid);
     try {
       remember(claim, Labels.SANDBOX_NAME, null);
-      fleet.removeAnnotation(Kind.SANDBOX_CLAIM, ns, claim.getMetadata().getName(), Labels.SANDBOX_NAME);
+      fleet.removeAnnotation(
+          Kind.SANDBOX_CLAIM, ns, claim.getMetadata().getName(), Labels.SANDBOX_NAME);
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404 && e.getCode() != 422) {
         throw e;
@@ -423,12 +465,17 @@ final class ClaimReconciler {
   }
 
   private Duration coldStart(
-      GenericKubernetesResource claim, GenericKubernetesResource template, String why, Instant now) {
+      GenericKubernetesResource claim,
+      GenericKubernetesResource template,
+      String why,
+      Instant now) {
     String ns = claim.getMetadata().getNamespace();
     String name = claim.getMetadata().getName();
     claim =
         fleet.mergePatch(
-            Kind.SANDBOX_CLAIM, ns, name,
+            Kind.SANDBOX_CLAIM,
+            ns,
+            name,
             Map.of("metadata", Map.of("annotations", Map.of(Labels.SANDBOX_NAME, name))));
     remember(claim, Labels.SANDBOX_NAME, name);
     GenericKubernetesResource sb = coldSandbox(claim, template);
@@ -437,8 +484,12 @@ final class ClaimReconciler {
       LOG.debug("claim={}/{}: cold start ({})", ns, name, why);
       ControllerMetrics m = metrics;
       if (m != null) {
-        m.claimCreated(ns, template.getMetadata().getName(), Labels.LAUNCH_COLD,
-            Resources.string(Resources.map(Resources.spec(claim), "warmPoolRef"), "name"), false,
+        m.claimCreated(
+            ns,
+            template.getMetadata().getName(),
+            Labels.LAUNCH_COLD,
+            Resources.string(Resources.map(Resources.spec(claim), "warmPoolRef"), "name"),
+            false,
             Resources.label(claim, Labels.CREATED_BY));
       }
     } catch (KubernetesClientException e) {
@@ -455,12 +506,18 @@ final class ClaimReconciler {
       mirror(claim, sb, now);
       return null;
     }
-    setReady(claim, "False", "AdoptionConflict", "Sandbox " + name + " exists and is not owned by the claim", now);
+    setReady(
+        claim,
+        "False",
+        "AdoptionConflict",
+        "Sandbox " + name + " exists and is not owned by the claim",
+        now);
     return null;
   }
 
   /** The cold Sandbox for a claim: named like the claim, ownerRef → claim, env merged. */
-  static GenericKubernetesResource coldSandbox(GenericKubernetesResource claim, GenericKubernetesResource template) {
+  static GenericKubernetesResource coldSandbox(
+      GenericKubernetesResource claim, GenericKubernetesResource template) {
     String ns = claim.getMetadata().getNamespace();
     String name = claim.getMetadata().getName();
     String templateName = template.getMetadata().getName();
@@ -472,7 +529,8 @@ final class ClaimReconciler {
     }
     List<Object> vcts = Resources.list(claimSpec, "volumeClaimTemplates");
     if (!vcts.isEmpty()) {
-      spec.put("volumeClaimTemplates", mergeByName(Resources.list(spec, "volumeClaimTemplates"), vcts));
+      spec.put(
+          "volumeClaimTemplates", mergeByName(Resources.list(spec, "volumeClaimTemplates"), vcts));
     }
     GenericKubernetesResource sb = Resources.newObject(Kind.SANDBOX, ns);
     sb.getMetadata().setName(name);
@@ -483,7 +541,8 @@ final class ClaimReconciler {
     String createdBy = Resources.label(claim, Labels.CREATED_BY);
     labels.put(Labels.CREATED_BY, createdBy == null || createdBy.isEmpty() ? "unknown" : createdBy);
     sb.getMetadata().setLabels(labels);
-    sb.getMetadata().setAnnotations(new LinkedHashMap<>(Map.of(Labels.SANDBOX_TEMPLATE_REF, templateName)));
+    sb.getMetadata()
+        .setAnnotations(new LinkedHashMap<>(Map.of(Labels.SANDBOX_TEMPLATE_REF, templateName)));
     sb.getMetadata().setOwnerReferences(new ArrayList<>(List.of(Resources.ownerRefTo(claim))));
     sb.setAdditionalProperty("spec", spec);
     return sb;
@@ -556,18 +615,27 @@ final class ClaimReconciler {
     Map<String, Object> ready = Resources.condition(sb, "Ready");
     String status = ready == null ? "False" : String.valueOf(ready.get("status"));
     String reason = ready == null ? "SandboxNotReady" : String.valueOf(ready.get("reason"));
-    String message = ready == null ? "Sandbox has no Ready condition yet" : String.valueOf(ready.getOrDefault("message", ""));
+    String message =
+        ready == null
+            ? "Sandbox has no Ready condition yet"
+            : String.valueOf(ready.getOrDefault("message", ""));
     if ("True".equals(status) && Resources.annotation(claim, Labels.CLAIM_FIRST_READY_AT) == null) {
       String stamp = Resources.rfc3339Nano(now);
       claim =
           fleet.mergePatch(
-              Kind.SANDBOX_CLAIM, ns, name,
-              Map.of("metadata", Map.of("annotations", Map.of(Labels.CLAIM_FIRST_READY_AT, stamp))));
+              Kind.SANDBOX_CLAIM,
+              ns,
+              name,
+              Map.of(
+                  "metadata", Map.of("annotations", Map.of(Labels.CLAIM_FIRST_READY_AT, stamp))));
       remember(claim, Labels.CLAIM_FIRST_READY_AT, stamp);
       ControllerMetrics m = metrics;
-      Instant observed = Resources.parseTime(Resources.annotation(claim, Labels.CONTROLLER_FIRST_OBSERVED_AT));
+      Instant observed =
+          Resources.parseTime(Resources.annotation(claim, Labels.CONTROLLER_FIRST_OBSERVED_AT));
       if (m != null && observed != null) {
-        m.claimReady(Resources.label(sb, Labels.LAUNCH_TYPE), Resources.annotation(sb, Labels.SANDBOX_TEMPLATE_REF),
+        m.claimReady(
+            Resources.label(sb, Labels.LAUNCH_TYPE),
+            Resources.annotation(sb, Labels.SANDBOX_TEMPLATE_REF),
             Duration.between(observed, now));
       }
     }
@@ -593,7 +661,8 @@ final class ClaimReconciler {
     writeStatus(claim, st);
   }
 
-  private void setReady(GenericKubernetesResource claim, String status, String reason, String message, Instant now) {
+  private void setReady(
+      GenericKubernetesResource claim, String status, String reason, String message, Instant now) {
     Map<String, Object> cur = Resources.condition(claim, "Ready");
     if (cur != null && status.equals(cur.get("status")) && reason.equals(cur.get("reason"))) {
       return;
@@ -608,7 +677,12 @@ final class ClaimReconciler {
     Long gen = claim.getMetadata().getGeneration();
     return Resources.withCondition(
         new ArrayList<>(Resources.list(Resources.status(claim), "conditions")),
-        "Ready", status, reason, message, now, gen);
+        "Ready",
+        status,
+        reason,
+        message,
+        now,
+        gen);
   }
 
   private void writeStatus(GenericKubernetesResource claim, Map<String, Object> status) {
@@ -621,7 +695,9 @@ final class ClaimReconciler {
     }
   }
 
-  /** Earliest of spec.lifecycle.shutdownTime and Finished + ttlSecondsAfterFinished; null if none. */
+  /**
+   * Earliest of spec.lifecycle.shutdownTime and Finished + ttlSecondsAfterFinished; null if none.
+   */
   static Instant expiry(GenericKubernetesResource claim) {
     Map<String, Object> lc = Resources.map(Resources.spec(claim), "lifecycle");
     Instant out = null;
@@ -630,7 +706,8 @@ final class ClaimReconciler {
     }
     if (lc.get("ttlSecondsAfterFinished") instanceof Number ttl) {
       Map<String, Object> fin = Resources.condition(claim, "Finished");
-      if (fin != null && "True".equals(fin.get("status"))
+      if (fin != null
+          && "True".equals(fin.get("status"))
           && fin.get("lastTransitionTime") instanceof String lt) {
         Instant t = Resources.parseTime(lt);
         if (t != null) {
@@ -645,7 +722,8 @@ final class ClaimReconciler {
   private void expire(GenericKubernetesResource claim, Instant now) {
     String ns = claim.getMetadata().getNamespace();
     String name = claim.getMetadata().getName();
-    String policy = Resources.string(Resources.map(Resources.spec(claim), "lifecycle"), "shutdownPolicy");
+    String policy =
+        Resources.string(Resources.map(Resources.spec(claim), "lifecycle"), "shutdownPolicy");
     String sbName = Resources.annotation(claim, Labels.SANDBOX_NAME);
     List<String> sandboxes = new ArrayList<>();
     if (sbName != null) {
@@ -687,5 +765,4 @@ final class ClaimReconciler {
       throw e;
     }
   }
-
 }

@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * k3s or a real cluster (where it must not run next to the upstream controller).
  *
  * <p>Informers on the four kinds (all namespaces) only enqueue keys; a bounded pool of {@code
- * workers} threads reconciles one key at a time each; delayed requeues go through a scheduler.
- * Pool passes are decided by the pure {@link org.sandboxslo.controller.pool.PoolDecision} and
- * applied by a thin executor. A simulated node makes Sandboxes Ready (there is no kubelet).
+ * workers} threads reconciles one key at a time each; delayed requeues go through a scheduler. Pool
+ * passes are decided by the pure {@link org.sandboxslo.controller.pool.PoolDecision} and applied by
+ * a thin executor. A simulated node makes Sandboxes Ready (there is no kubelet).
  *
  * <p>Errors: {@link #start()} throws {@link io.fabric8.kubernetes.client.KubernetesClientException}
  * when the API server is unreachable or the CRDs are missing. A malformed object is skipped with
@@ -76,17 +76,22 @@ public final class ControllerLite implements AutoCloseable {
     started = true;
     LOG.info("controller-lite starting with {}", config.describe());
     long resync = config.resyncPeriod().toMillis();
-    for (Kind k : new Kind[] {Kind.SANDBOX_TEMPLATE, Kind.SANDBOX_WARM_POOL, Kind.SANDBOX, Kind.SANDBOX_CLAIM}) {
+    for (Kind k :
+        new Kind[] {
+          Kind.SANDBOX_TEMPLATE, Kind.SANDBOX_WARM_POOL, Kind.SANDBOX, Kind.SANDBOX_CLAIM
+        }) {
       SharedIndexInformer<GenericKubernetesResource> inf =
           Resources.ops(client, k).inAnyNamespace().inform(handler(k), resync);
       fleet.informers.put(k, inf);
     }
     for (SharedIndexInformer<GenericKubernetesResource> inf : fleet.informers.values()) {
-      inf.stopped().whenComplete((v, t) -> {
-        if (t != null && started) {
-          LOG.warn("informer stopped: {}", t.toString());
-        }
-      });
+      inf.stopped()
+          .whenComplete(
+              (v, t) -> {
+                if (t != null && started) {
+                  LOG.warn("informer stopped: {}", t.toString());
+                }
+              });
     }
     LOG.info("controller-lite started (informers synced)");
   }
@@ -99,7 +104,8 @@ public final class ControllerLite implements AutoCloseable {
    */
   public void setMaxRefillRate(double perSecond) {
     pools.setMaxRefillRate(perSecond);
-    SharedIndexInformer<GenericKubernetesResource> inf = fleet.informers.get(Kind.SANDBOX_WARM_POOL);
+    SharedIndexInformer<GenericKubernetesResource> inf =
+        fleet.informers.get(Kind.SANDBOX_WARM_POOL);
     if (inf != null) {
       inf.getStore().list().forEach(p -> enqueue(Kind.SANDBOX_WARM_POOL, p));
     }
@@ -120,11 +126,13 @@ public final class ControllerLite implements AutoCloseable {
       throw new IllegalArgumentException("watch delay must be >= 0, got " + delay);
     }
     if (lagInjector == null && !delay.isZero()) {
-      lagInjector = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "controller-lite-watch-lag");
-        t.setDaemon(true);
-        return t;
-      });
+      lagInjector =
+          java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "controller-lite-watch-lag");
+                t.setDaemon(true);
+                return t;
+              });
     }
     watchDelayMillis = delay.toMillis();
     LOG.info("watch delay set to {}", delay);
@@ -177,7 +185,9 @@ public final class ControllerLite implements AutoCloseable {
 
   private void safely(Kind kind, GenericKubernetesResource obj, Runnable r) {
     try {
-      if (obj == null || obj.getMetadata() == null || obj.getMetadata().getName() == null
+      if (obj == null
+          || obj.getMetadata() == null
+          || obj.getMetadata().getName() == null
           || obj.getMetadata().getNamespace() == null) {
         return;
       }
@@ -193,11 +203,14 @@ public final class ControllerLite implements AutoCloseable {
       case SANDBOX -> {
         String pool = PoolReconciler.poolOf(obj);
         if (pool != null) {
-          pools.expectations(new ObjectRef(obj.getMetadata().getNamespace(), pool)).creationObserved();
+          pools
+              .expectations(new ObjectRef(obj.getMetadata().getNamespace(), pool))
+              .creationObserved();
         }
         enqueueOwner(obj);
       }
-      case SANDBOX_WARM_POOL, SANDBOX_TEMPLATE -> enqueueDependents(obj.getMetadata().getNamespace());
+      case SANDBOX_WARM_POOL, SANDBOX_TEMPLATE ->
+          enqueueDependents(obj.getMetadata().getNamespace());
       default -> {}
     }
   }
@@ -226,7 +239,9 @@ public final class ControllerLite implements AutoCloseable {
         String uid = obj.getMetadata().getUid();
         String pool = PoolReconciler.poolOf(obj);
         if (pool != null) {
-          pools.expectations(new ObjectRef(obj.getMetadata().getNamespace(), pool)).deletionObserved(uid);
+          pools
+              .expectations(new ObjectRef(obj.getMetadata().getNamespace(), pool))
+              .deletionObserved(uid);
         }
         fleet.reserved.remove(uid);
         node.forget(uid);
@@ -279,10 +294,15 @@ public final class ControllerLite implements AutoCloseable {
           };
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
       if (e.getCode() == 409) {
-        requeue = Duration.ofMillis(50); // optimistic-lock conflict: read the fresh object and retry
+        requeue =
+            Duration.ofMillis(50); // optimistic-lock conflict: read the fresh object and retry
       } else {
-        String what = key.kind() == Kind.SANDBOX_WARM_POOL ? "pool" : key.kind() == Kind.SANDBOX_CLAIM ? "claim" : "sandbox";
-        LOG.warn("{}={}/{}: reconcile failed: {}", what, key.namespace(), key.name(), e.getMessage());
+        String what =
+            key.kind() == Kind.SANDBOX_WARM_POOL
+                ? "pool"
+                : key.kind() == Kind.SANDBOX_CLAIM ? "claim" : "sandbox";
+        LOG.warn(
+            "{}={}/{}: reconcile failed: {}", what, key.namespace(), key.name(), e.getMessage());
         requeue = Duration.ofSeconds(1);
       }
     }

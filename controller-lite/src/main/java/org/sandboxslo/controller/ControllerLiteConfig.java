@@ -10,9 +10,9 @@ import org.sandboxslo.controller.node.LatencyDistribution;
 import org.sandboxslo.engine.Durations;
 
 /**
- * controller-lite policy, immutable. Built from a {@code Map<String,String>} with keys under
- * {@code sloconsole.controller.} (unknown keys under that prefix are rejected; other keys are
- * ignored). Durations accept {@code 150ms}, {@code 3s}, {@code 5m} or ISO-8601.
+ * controller-lite policy, immutable. Built from a {@code Map<String,String>} with keys under {@code
+ * sloconsole.controller.} (unknown keys under that prefix are rejected; other keys are ignored).
+ * Durations accept {@code 150ms}, {@code 3s}, {@code 5m} or ISO-8601.
  *
  * @param workers reconcile worker threads, 1..64; default 4 ({@code workers})
  * @param maxBatchSize max creates/deletes per pool pass, &gt;= 1; default 300 (upstream {@code
@@ -21,8 +21,8 @@ import org.sandboxslo.engine.Durations;
  *     (upstream {@code --sandbox-warm-pool-max-refill-rate}) ({@code max-refill-rate})
  * @param readinessGracePeriod not-Ready members older than this are replaced; default 5m ({@code
  *     readiness-grace-period})
- * @param expectationsTimeout unobserved creates/deletes stop gating the pool after this; default
- *     5m ({@code expectations-timeout})
+ * @param expectationsTimeout unobserved creates/deletes stop gating the pool after this; default 5m
+ *     ({@code expectations-timeout})
  * @param expectationsRequeue fallback requeue while the gate is closed; default 30s ({@code
  *     expectations-requeue})
  * @param resyncPeriod informer resync (fail-safe full reconcile); default 30s ({@code
@@ -76,10 +76,23 @@ public record ControllerLiteConfig(
   /** All keys this record understands. */
   public static final Set<String> KEYS =
       Set.of(
-          WORKERS, MAX_BATCH_SIZE, MAX_REFILL_RATE, READINESS_GRACE_PERIOD, EXPECTATIONS_TIMEOUT,
-          EXPECTATIONS_REQUEUE, RESYNC_PERIOD, COLD_START_P50, COLD_START_P95, WARM_ADOPTION_P50,
-          WARM_ADOPTION_P95, RESUME_P50, RESUME_P95, SUSPEND_P50, SUSPEND_P95,
-          RESUME_FAILURE_PROBABILITY, SEED);
+          WORKERS,
+          MAX_BATCH_SIZE,
+          MAX_REFILL_RATE,
+          READINESS_GRACE_PERIOD,
+          EXPECTATIONS_TIMEOUT,
+          EXPECTATIONS_REQUEUE,
+          RESYNC_PERIOD,
+          COLD_START_P50,
+          COLD_START_P95,
+          WARM_ADOPTION_P50,
+          WARM_ADOPTION_P95,
+          RESUME_P50,
+          RESUME_P95,
+          SUSPEND_P50,
+          SUSPEND_P95,
+          RESUME_FAILURE_PROBABILITY,
+          SEED);
 
   public ControllerLiteConfig {
     if (workers < 1 || workers > 64) {

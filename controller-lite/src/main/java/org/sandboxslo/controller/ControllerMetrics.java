@@ -32,9 +32,9 @@ import org.sandboxslo.engine.upstream.Labels;
  *
  * <ul>
  *   <li>{@code agent_sandbox_claim_creation_total} counter {@code namespace, sandbox_template,
- *       launch_type (warm|cold), warmpool_name (pool name at adoption; spec.warmPoolRef.name at cold
- *       create), pod_condition (ready|not_ready; cold always not_ready), created_by}: +1 at adoption
- *       or cold create
+ *       launch_type (warm|cold), warmpool_name (pool name at adoption; spec.warmPoolRef.name at
+ *       cold create), pod_condition (ready|not_ready; cold always not_ready), created_by}: +1 at
+ *       adoption or cold create
  *   <li>{@code agent_sandbox_claim_controller_startup_latency_ms} histogram, buckets {@code
  *       100,250,500,750,1000,1250,1500,2000,2500,5000,10000,30000,60000,120000,240000} ms, labels
  *       {@code launch_type, sandbox_template}: controller first-observed → claim first Ready,
@@ -43,8 +43,8 @@ import org.sandboxslo.engine.upstream.Labels;
  *       namespace, ready_condition (true|false), expired (false), launch_type (warm|cold),
  *       sandbox_template (fallback unknown), owned_by (SandboxClaim|SandboxWarmPool|None),
  *       created_by}
- *   <li>{@code process_start_time_seconds}: when this metrics instance (the controller) started,
- *       so a new controller instance looks like a restart (C14)
+ *   <li>{@code process_start_time_seconds}: when this metrics instance (the controller) started, so
+ *       a new controller instance looks like a restart (C14)
  * </ul>
  *
  * Departure: the exposition writes {@code le="100.0"} where Go writes {@code le="100"} (Prometheus
@@ -52,8 +52,10 @@ import org.sandboxslo.engine.upstream.Labels;
  */
 public final class ControllerMetrics implements AutoCloseable {
   /** Upstream latency buckets (A), in ms. */
-  public static final List<Double> LATENCY_BUCKETS_MS = List.of(
-      100.0, 250.0, 500.0, 750.0, 1000.0, 1250.0, 1500.0, 2000.0, 2500.0, 5000.0, 10000.0, 30000.0, 60000.0, 120000.0, 240000.0);
+  public static final List<Double> LATENCY_BUCKETS_MS =
+      List.of(
+          100.0, 250.0, 500.0, 750.0, 1000.0, 1250.0, 1500.0, 2000.0, 2500.0, 5000.0, 10000.0,
+          30000.0, 60000.0, 120000.0, 240000.0);
 
   private final PrometheusRegistry registry;
   private final Counter claimCreation;
@@ -66,28 +68,49 @@ public final class ControllerMetrics implements AutoCloseable {
   /** Registers the metrics on a fresh registry, start time from {@code clock}. */
   public ControllerMetrics(Clock clock) {
     this.registry = new PrometheusRegistry();
-    this.claimCreation = Counter.builder()
-        .name("agent_sandbox_claim_creation_total")
-        .help("Total number of SandboxClaims created, labeled by namespace, sandbox template, launch type, warmpool name, pod condition, and created_by.")
-        .labelNames("namespace", "sandbox_template", "launch_type", "warmpool_name", "pod_condition", "created_by")
-        .register(registry);
-    this.startupLatency = Histogram.builder()
-        .name("agent_sandbox_claim_controller_startup_latency_ms")
-        .help("End-to-end latency from the controller first observing a SandboxClaim to the claim becoming Ready, in milliseconds.")
-        .labelNames("launch_type", "sandbox_template")
-        .classicUpperBounds(LATENCY_BUCKETS_MS.stream().mapToDouble(Double::doubleValue).toArray())
-        .classicOnly()
-        .register(registry);
-    this.sandboxes = GaugeWithCallback.builder()
-        .name("agent_sandboxes")
-        .help("Number of sandboxes, labeled by namespace, ready condition, expired, launch type, sandbox template, owner kind, and created_by.")
-        .labelNames("namespace", "ready_condition", "expired", "launch_type", "sandbox_template", "owned_by", "created_by")
-        .callback(cb -> sandboxCounts().forEach((k, v) -> cb.call(v, k.toArray(new String[0]))))
-        .register(registry);
-    this.processStart = Gauge.builder()
-        .name("process_start_time_seconds")
-        .help("Start time of the process since unix epoch in seconds.")
-        .register(registry);
+    this.claimCreation =
+        Counter.builder()
+            .name("agent_sandbox_claim_creation_total")
+            .help(
+                "Total number of SandboxClaims created, labeled by namespace, sandbox template, launch type, warmpool name, pod condition, and created_by.")
+            .labelNames(
+                "namespace",
+                "sandbox_template",
+                "launch_type",
+                "warmpool_name",
+                "pod_condition",
+                "created_by")
+            .register(registry);
+    this.startupLatency =
+        Histogram.builder()
+            .name("agent_sandbox_claim_controller_startup_latency_ms")
+            .help(
+                "End-to-end latency from the controller first observing a SandboxClaim to the claim becoming Ready, in milliseconds.")
+            .labelNames("launch_type", "sandbox_template")
+            .classicUpperBounds(
+                LATENCY_BUCKETS_MS.stream().mapToDouble(Double::doubleValue).toArray())
+            .classicOnly()
+            .register(registry);
+    this.sandboxes =
+        GaugeWithCallback.builder()
+            .name("agent_sandboxes")
+            .help(
+                "Number of sandboxes, labeled by namespace, ready condition, expired, launch type, sandbox template, owner kind, and created_by.")
+            .labelNames(
+                "namespace",
+                "ready_condition",
+                "expired",
+                "launch_type",
+                "sandbox_template",
+                "owned_by",
+                "created_by")
+            .callback(cb -> sandboxCounts().forEach((k, v) -> cb.call(v, k.toArray(new String[0]))))
+            .register(registry);
+    this.processStart =
+        Gauge.builder()
+            .name("process_start_time_seconds")
+            .help("Start time of the process since unix epoch in seconds.")
+            .register(registry);
     processStart.set(clock.millis() / 1000.0);
   }
 
@@ -100,9 +123,22 @@ public final class ControllerMetrics implements AutoCloseable {
     return registry;
   }
 
-  void claimCreated(String ns, String template, String launchType, String pool, boolean podReady, String createdBy) {
-    claimCreation.labelValues(ns, orUnknown(template, "__unknown__"), launchType, pool == null || pool.isEmpty() ? "none" : pool,
-        podReady ? "ready" : "not_ready", orUnknown(createdBy, "unknown")).inc();
+  void claimCreated(
+      String ns,
+      String template,
+      String launchType,
+      String pool,
+      boolean podReady,
+      String createdBy) {
+    claimCreation
+        .labelValues(
+            ns,
+            orUnknown(template, "__unknown__"),
+            launchType,
+            pool == null || pool.isEmpty() ? "none" : pool,
+            podReady ? "ready" : "not_ready",
+            orUnknown(createdBy, "unknown"))
+        .inc();
   }
 
   void claimReady(String launchType, String template, Duration latency) {
@@ -110,13 +146,16 @@ public final class ControllerMetrics implements AutoCloseable {
       return;
     }
     String lt = "warm".equals(launchType) || "cold".equals(launchType) ? launchType : "unknown";
-    startupLatency.labelValues(lt, orUnknown(template, "__unknown__")).observe(latency.toNanos() / 1e6);
+    startupLatency
+        .labelValues(lt, orUnknown(template, "__unknown__"))
+        .observe(latency.toNanos() / 1e6);
   }
 
   private Map<List<String>, Double> sandboxCounts() {
     Map<List<String>, Double> out = new HashMap<>();
     Fleet f = fleet;
-    SharedIndexInformer<GenericKubernetesResource> inf = f == null ? null : f.informers.get(Kind.SANDBOX);
+    SharedIndexInformer<GenericKubernetesResource> inf =
+        f == null ? null : f.informers.get(Kind.SANDBOX);
     if (inf == null) {
       return out;
     }
@@ -127,14 +166,15 @@ public final class ControllerMetrics implements AutoCloseable {
       if (!"warm".equals(lt) && !"cold".equals(lt)) {
         lt = "SandboxWarmPool".equals(owner) ? "warm" : "cold";
       }
-      List<String> key = List.of(
-          s.getMetadata().getNamespace(),
-          Resources.isTrue(s, "Ready") ? "true" : "false",
-          "false",
-          lt,
-          orUnknown(Resources.annotation(s, Labels.SANDBOX_TEMPLATE_REF), "unknown"),
-          owner,
-          orUnknown(Resources.label(s, Labels.CREATED_BY), "unknown"));
+      List<String> key =
+          List.of(
+              s.getMetadata().getNamespace(),
+              Resources.isTrue(s, "Ready") ? "true" : "false",
+              "false",
+              lt,
+              orUnknown(Resources.annotation(s, Labels.SANDBOX_TEMPLATE_REF), "unknown"),
+              owner,
+              orUnknown(Resources.label(s, Labels.CREATED_BY), "unknown"));
       out.merge(key, 1.0, Double::sum);
     }
     return out;
@@ -169,31 +209,41 @@ public final class ControllerMetrics implements AutoCloseable {
     try {
       server = HttpServer.create(new InetSocketAddress(host, port), 0);
     } catch (IOException e) {
-      throw new UncheckedIOException("controller-lite /metrics on " + host + ":" + port + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "controller-lite /metrics on " + host + ":" + port + ": " + e.getMessage(), e);
     }
-    server.createContext("/metrics", ex -> {
-      byte[] body;
-      int status = 200;
-      try {
-        body = scrapeText().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      } catch (RuntimeException e) {
-        status = 500;
-        body = ("scrape failed: " + e.getMessage()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      }
-      ex.getResponseHeaders().set("Content-Type", PrometheusTextFormatWriter.CONTENT_TYPE);
-      ex.sendResponseHeaders(status, body.length);
-      try (OutputStream os = ex.getResponseBody()) {
-        os.write(body);
-      }
-    });
+    server.createContext(
+        "/metrics",
+        ex -> {
+          byte[] body;
+          int status = 200;
+          try {
+            body = scrapeText().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          } catch (RuntimeException e) {
+            status = 500;
+            body =
+                ("scrape failed: " + e.getMessage())
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          }
+          ex.getResponseHeaders().set("Content-Type", PrometheusTextFormatWriter.CONTENT_TYPE);
+          ex.sendResponseHeaders(status, body.length);
+          try (OutputStream os = ex.getResponseBody()) {
+            os.write(body);
+          }
+        });
     server.start();
     return url();
   }
 
   /** The served URL, or null when not serving. */
   public synchronized String url() {
-    return server == null ? null
-        : "http://" + server.getAddress().getHostString() + ":" + server.getAddress().getPort() + "/metrics";
+    return server == null
+        ? null
+        : "http://"
+            + server.getAddress().getHostString()
+            + ":"
+            + server.getAddress().getPort()
+            + "/metrics";
   }
 
   @Override

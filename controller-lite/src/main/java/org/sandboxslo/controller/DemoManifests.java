@@ -36,7 +36,11 @@ public final class DemoManifests {
   /** Resource files, in apply order. */
   public static final List<String> FILES =
       List.of(
-          "python-runtime.yaml", "node-runtime.yaml", "data-notebook.yaml", "gpu-trainer.yaml", "legacy-tools.yaml");
+          "python-runtime.yaml",
+          "node-runtime.yaml",
+          "data-notebook.yaml",
+          "gpu-trainer.yaml",
+          "legacy-tools.yaml");
 
   /** Demo pool refs ({@code demo/<pool>}), in file order. */
   public static final List<String> POOLS =
@@ -58,7 +62,8 @@ public final class DemoManifests {
     try {
       client
           .namespaces()
-          .resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+          .resource(
+              new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
           .createOr(NonDeletingOperation::update);
     } catch (KubernetesClientException e) {
       if (e.getCode() != 409) {

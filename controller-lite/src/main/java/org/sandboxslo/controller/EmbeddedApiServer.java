@@ -23,18 +23,18 @@ import org.sandboxslo.engine.model.Kind;
 
 /**
  * An in-process Kubernetes API server: the fabric8 mock server in CRUD mode, bound to 127.0.0.1,
- * with the four agent-sandbox CRDs registered (all {@code v1beta1}, Namespaced, status
- * subresource; {@code SandboxWarmPool} also has the scale subresource {@code .spec.replicas} /
- * {@code .status.replicas} / {@code .status.selector}). The CRDs are built in code with a
- * {@code x-kubernetes-preserve-unknown-fields} schema: the mock validates nothing.
+ * with the four agent-sandbox CRDs registered (all {@code v1beta1}, Namespaced, status subresource;
+ * {@code SandboxWarmPool} also has the scale subresource {@code .spec.replicas} / {@code
+ * .status.replicas} / {@code .status.selector}). The CRDs are built in code with a {@code
+ * x-kubernetes-preserve-unknown-fields} schema: the mock validates nothing.
  *
  * <p>What the mock does and does not do (measured, see {@code controller-lite/DESIGN.md}): it sets
  * {@code uid}, {@code resourceVersion} (one global counter), {@code generation} and {@code
  * creationTimestamp}, honours the status subresource and optimistic locking (409), but has no
  * garbage collector, no finalizers and no watch bookmarks / 410 Gone.
  *
- * <p>The mock records every request in an unbounded queue; a daemon thread drains it so a long
- * demo does not grow the heap.
+ * <p>The mock records every request in an unbounded queue; a daemon thread drains it so a long demo
+ * does not grow the heap.
  */
 public final class EmbeddedApiServer implements AutoCloseable {
   private final KubernetesMockServer server;

@@ -29,6 +29,7 @@ final class Fleet {
   final KubernetesClient client;
   final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers =
       new ConcurrentHashMap<>();
+
   /** Sandbox uids a claim is adopting; the pool never deletes them. */
   final Set<String> reserved = ConcurrentHashMap.newKeySet();
 
@@ -92,7 +93,8 @@ final class Fleet {
    */
   GenericKubernetesResource patchStatus(
       Kind kind, GenericKubernetesResource obj, Map<String, Object> changes) {
-    Map<String, Object> status = new java.util.LinkedHashMap<>(Resources.deepCopy(Resources.status(obj)));
+    Map<String, Object> status =
+        new java.util.LinkedHashMap<>(Resources.deepCopy(Resources.status(obj)));
     changes.forEach(
         (k, v) -> {
           if (v == null) {
@@ -107,10 +109,13 @@ final class Fleet {
         .subresource("status")
         .patch(
             PatchContext.of(PatchType.JSON),
-            JSON.writeValueAsString(List.of(Map.of("op", "add", "path", "/status", "value", status))));
+            JSON.writeValueAsString(
+                List.of(Map.of("op", "add", "path", "/status", "value", status))));
   }
 
-  /** Removes one annotation with a JSON Patch; a missing annotation is a 422 the caller may ignore. */
+  /**
+   * Removes one annotation with a JSON Patch; a missing annotation is a 422 the caller may ignore.
+   */
   GenericKubernetesResource removeAnnotation(Kind kind, String ns, String name, String key) {
     String path = "/metadata/annotations/" + key.replace("~", "~0").replace("/", "~1");
     return Resources.ops(client, kind)

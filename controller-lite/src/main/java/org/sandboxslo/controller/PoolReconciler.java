@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.sandboxslo.controller.api.Resources;
-import org.sandboxslo.controller.pool.ExpectationsView;
 import org.sandboxslo.controller.pool.Member;
 import org.sandboxslo.controller.pool.PoolDecision;
 import org.sandboxslo.controller.pool.PoolExpectations;
@@ -73,8 +72,10 @@ final class PoolReconciler {
     ObjectRef ref = new ObjectRef(namespace, name);
     GenericKubernetesResource pool = fleet.get(Kind.SANDBOX_WARM_POOL, namespace, name);
     if (pool == null) {
-      // Stand-in for the garbage collector (the embedded API server has none; harmless on a cluster).
-      for (GenericKubernetesResource s : fleet.ownedSandboxes(namespace, Kind.SANDBOX_WARM_POOL, name)) {
+      // Stand-in for the garbage collector (the embedded API server has none; harmless on a
+      // cluster).
+      for (GenericKubernetesResource s :
+          fleet.ownedSandboxes(namespace, Kind.SANDBOX_WARM_POOL, name)) {
         fleet.delete(Kind.SANDBOX, namespace, s.getMetadata().getName());
       }
       expectations.remove(ref);
@@ -107,7 +108,8 @@ final class PoolReconciler {
     String hash = NameHash.of(name);
     List<Member> members = new ArrayList<>();
     int terminating = 0;
-    for (GenericKubernetesResource s : fleet.ownedSandboxes(namespace, Kind.SANDBOX_WARM_POOL, name)) {
+    for (GenericKubernetesResource s :
+        fleet.ownedSandboxes(namespace, Kind.SANDBOX_WARM_POOL, name)) {
       if (!hash.equals(Resources.label(s, Labels.WARM_POOL_SANDBOX))) {
         continue;
       }
@@ -167,7 +169,12 @@ final class PoolReconciler {
           fleet.delete(Kind.SANDBOX, ns, d.member().name());
         } catch (KubernetesClientException e) {
           exp.deletionObserved(d.member().uid());
-          LOG.warn("pool={}/{}: delete of member {} failed: {}", ns, name, d.member().name(), e.getMessage());
+          LOG.warn(
+              "pool={}/{}: delete of member {} failed: {}",
+              ns,
+              name,
+              d.member().name(),
+              e.getMessage());
         }
       }
     }
@@ -236,7 +243,8 @@ final class PoolReconciler {
     labels.put(Labels.LAUNCH_TYPE, Labels.LAUNCH_WARM);
     labels.put(Labels.CREATED_BY, Labels.CREATED_BY_CONTROLLER);
     s.getMetadata().setLabels(labels);
-    s.getMetadata().setAnnotations(new LinkedHashMap<>(Map.of(Labels.SANDBOX_TEMPLATE_REF, templateName)));
+    s.getMetadata()
+        .setAnnotations(new LinkedHashMap<>(Map.of(Labels.SANDBOX_TEMPLATE_REF, templateName)));
     s.getMetadata().setOwnerReferences(new ArrayList<>(List.of(Resources.ownerRefTo(pool))));
     s.setAdditionalProperty("spec", blueprint(tspec));
     return s;
@@ -250,7 +258,9 @@ final class PoolReconciler {
     Map<String, Object> spec = new LinkedHashMap<>();
     Object pt = templateSpec.get("podTemplate");
     Map<String, Object> podTemplate =
-        pt instanceof Map<?, ?> ? Resources.deepCopy(Resources.map(templateSpec, "podTemplate")) : new LinkedHashMap<>();
+        pt instanceof Map<?, ?>
+            ? Resources.deepCopy(Resources.map(templateSpec, "podTemplate"))
+            : new LinkedHashMap<>();
     Map<String, Object> podSpec =
         podTemplate.get("spec") instanceof Map<?, ?>
             ? Resources.map(podTemplate, "spec")
@@ -293,7 +303,9 @@ final class PoolReconciler {
   /** Is {@code sandbox} a member of a pool (label + controller ownerRef)? Returns the pool name. */
   static String poolOf(GenericKubernetesResource sandbox) {
     OwnerReference o = Resources.controllerOwner(sandbox);
-    if (o == null || !Kind.SANDBOX_WARM_POOL.kindName().equals(o.getKind()) || o.getName() == null) {
+    if (o == null
+        || !Kind.SANDBOX_WARM_POOL.kindName().equals(o.getKind())
+        || o.getName() == null) {
       return null;
     }
     return o.getName();

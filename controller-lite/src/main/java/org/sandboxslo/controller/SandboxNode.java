@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The simulated node and the Sandbox controller's status logic (there is no kubelet): a Running
- * Sandbox becomes Ready after a sampled cold-start latency; {@code Suspended} terminates the
- * "pod"; back to {@code Running} resumes after a sampled resume latency (or fails with {@code
+ * Sandbox becomes Ready after a sampled cold-start latency; {@code Suspended} terminates the "pod";
+ * back to {@code Running} resumes after a sampled resume latency (or fails with {@code
  * ReconcilerError}); {@code spec.shutdownTime} expires the Sandbox (reference §b, §g).
  */
 final class SandboxNode {
@@ -110,7 +110,12 @@ final class SandboxNode {
       List<Object> conds =
           Resources.withCondition(
               Resources.withoutCondition(conditions(sb), "PodScheduled"),
-              "Ready", "False", "SandboxExpired", "Sandbox has expired", now, null);
+              "Ready",
+              "False",
+              "SandboxExpired",
+              "Sandbox has expired",
+              now,
+              null);
       Map<String, Object> st = new LinkedHashMap<>();
       st.put("conditions", conds);
       st.put("podIPs", null);
@@ -134,7 +139,9 @@ final class SandboxNode {
       state.remove(uid);
       return null;
     }
-    if ("False".equals(sStatus) && "PodTerminating".equals(sReason) && ns0 != null
+    if ("False".equals(sStatus)
+        && "PodTerminating".equals(sReason)
+        && ns0 != null
         && ns0.terminatedAt() != null) {
       if (now.isBefore(ns0.terminatedAt())) {
         return Duration.between(now, ns0.terminatedAt());
@@ -149,8 +156,12 @@ final class SandboxNode {
     Instant terminatedAt = now.plus(sample(config.suspend()));
     state.put(uid, new NodeState(null, false, terminatedAt));
     List<Object> conds = Resources.withoutCondition(conditions(sb), "PodScheduled");
-    conds = Resources.withCondition(conds, "Ready", "False", "SandboxSuspended", "Sandbox is suspended", now, null);
-    conds = Resources.withCondition(conds, "Suspended", "False", "PodTerminating", "Pod is terminating", now, null);
+    conds =
+        Resources.withCondition(
+            conds, "Ready", "False", "SandboxSuspended", "Sandbox is suspended", now, null);
+    conds =
+        Resources.withCondition(
+            conds, "Suspended", "False", "PodTerminating", "Pod is terminating", now, null);
     Map<String, Object> st = new LinkedHashMap<>();
     st.put("conditions", conds);
     st.put("podIPs", null);
@@ -189,7 +200,12 @@ final class SandboxNode {
           Resources.withCondition(
               Resources.withCondition(
                   conds, "Ready", "False", "DependenciesNotReady", "Pod is not ready", now, null),
-              "Suspended", "False", "NotSuspended", "Sandbox is running", now, null);
+              "Suspended",
+              "False",
+              "NotSuspended",
+              "Sandbox is running",
+              now,
+              null);
       if (!want.toString().equals(conds.toString())) {
         writeStatus(sb, Map.of("conditions", want));
       }
@@ -197,14 +213,22 @@ final class SandboxNode {
     }
     Map<String, Object> status = new LinkedHashMap<>();
     if (st.resume() && resumeFails()) {
-      conds = Resources.withCondition(conds, "Ready", "False", "ReconcilerError", "simulated resume failure", now, null);
-      conds = Resources.withCondition(conds, "Suspended", "False", "NotSuspended", "Sandbox is running", now, null);
+      conds =
+          Resources.withCondition(
+              conds, "Ready", "False", "ReconcilerError", "simulated resume failure", now, null);
+      conds =
+          Resources.withCondition(
+              conds, "Suspended", "False", "NotSuspended", "Sandbox is running", now, null);
       status.put("conditions", conds);
       LOG.info("sandbox={}/{}: resume failed (simulated)", ns, name);
     } else {
       conds = Resources.withCondition(conds, "PodScheduled", "True", "PodScheduled", "", now, null);
-      conds = Resources.withCondition(conds, "Suspended", "False", "NotSuspended", "Sandbox is running", now, null);
-      conds = Resources.withCondition(conds, "Ready", "True", "DependenciesReady", "Pod is Ready", now, null);
+      conds =
+          Resources.withCondition(
+              conds, "Suspended", "False", "NotSuspended", "Sandbox is running", now, null);
+      conds =
+          Resources.withCondition(
+              conds, "Ready", "True", "DependenciesReady", "Pod is Ready", now, null);
       status.put("conditions", conds);
       status.put("podIPs", List.of(podIp(uid)));
       status.put("nodeName", "sim-node-" + Math.floorMod(uid.hashCode(), 3));
@@ -232,5 +256,4 @@ final class SandboxNode {
       }
     }
   }
-
 }

@@ -19,17 +19,21 @@ class ControllerLiteConfigTest {
     assertEquals(Duration.ofMinutes(5), d.readinessGracePeriod());
     assertEquals(Duration.ofMinutes(5), d.expectationsTimeout());
     assertEquals(Duration.ofSeconds(30), d.expectationsRequeue());
-    assertEquals(new LatencyDistribution(Duration.ofSeconds(3), Duration.ofSeconds(8)), d.coldStart());
-    assertEquals(new LatencyDistribution(Duration.ofMillis(150), Duration.ofMillis(400)), d.warmAdoption());
+    assertEquals(
+        new LatencyDistribution(Duration.ofSeconds(3), Duration.ofSeconds(8)), d.coldStart());
+    assertEquals(
+        new LatencyDistribution(Duration.ofMillis(150), Duration.ofMillis(400)), d.warmAdoption());
   }
 
   @Test
   void parsesTypedValues() {
-    ControllerLiteConfig c = ControllerLiteConfig.fromMap(Map.of(
-        ControllerLiteConfig.MAX_REFILL_RATE, "12.5",
-        ControllerLiteConfig.COLD_START_P50, "50ms",
-        ControllerLiteConfig.COLD_START_P95, "PT0.1S",
-        ControllerLiteConfig.RESUME_FAILURE_PROBABILITY, "0.25"));
+    ControllerLiteConfig c =
+        ControllerLiteConfig.fromMap(
+            Map.of(
+                ControllerLiteConfig.MAX_REFILL_RATE, "12.5",
+                ControllerLiteConfig.COLD_START_P50, "50ms",
+                ControllerLiteConfig.COLD_START_P95, "PT0.1S",
+                ControllerLiteConfig.RESUME_FAILURE_PROBABILITY, "0.25"));
     assertEquals(12.5, c.maxRefillRate());
     assertEquals(Duration.ofMillis(50), c.coldStart().p50());
     assertEquals(Duration.ofMillis(100), c.coldStart().p95());
@@ -38,18 +42,38 @@ class ControllerLiteConfigTest {
 
   @Test
   void rejectsUnknownKeysAndBadValuesWithExactMessages() {
-    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-        () -> ControllerLiteConfig.fromMap(Map.of("sloconsole.controller.max-batch", "3")));
-    assertEquals(true, unknown.getMessage().startsWith("unknown configuration key sloconsole.controller.max-batch; known: ["));
-    assertEquals("sloconsole.controller.max-batch-size: expected an integer, got 'lots'",
-        assertThrows(IllegalArgumentException.class,
-            () -> ControllerLiteConfig.fromMap(Map.of(ControllerLiteConfig.MAX_BATCH_SIZE, "lots"))).getMessage());
-    assertEquals("sloconsole.controller: max refill rate must be >= 0, got -1.0",
-        assertThrows(IllegalArgumentException.class,
-            () -> ControllerLiteConfig.fromMap(Map.of(ControllerLiteConfig.MAX_REFILL_RATE, "-1"))).getMessage());
-    assertEquals("sloconsole.controller: p95 must be >= p50, got p50=PT3S p95=PT1S",
-        assertThrows(IllegalArgumentException.class,
-            () -> ControllerLiteConfig.fromMap(Map.of(ControllerLiteConfig.COLD_START_P95, "1s"))).getMessage());
+    IllegalArgumentException unknown =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ControllerLiteConfig.fromMap(Map.of("sloconsole.controller.max-batch", "3")));
+    assertEquals(
+        true,
+        unknown
+            .getMessage()
+            .startsWith("unknown configuration key sloconsole.controller.max-batch; known: ["));
+    assertEquals(
+        "sloconsole.controller.max-batch-size: expected an integer, got 'lots'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    ControllerLiteConfig.fromMap(
+                        Map.of(ControllerLiteConfig.MAX_BATCH_SIZE, "lots")))
+            .getMessage());
+    assertEquals(
+        "sloconsole.controller: max refill rate must be >= 0, got -1.0",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    ControllerLiteConfig.fromMap(
+                        Map.of(ControllerLiteConfig.MAX_REFILL_RATE, "-1")))
+            .getMessage());
+    assertEquals(
+        "sloconsole.controller: p95 must be >= p50, got p50=PT3S p95=PT1S",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    ControllerLiteConfig.fromMap(Map.of(ControllerLiteConfig.COLD_START_P95, "1s")))
+            .getMessage());
   }
 
   @Test

@@ -38,12 +38,13 @@ import org.sandboxslo.engine.upstream.Labels;
 import org.sandboxslo.engine.upstream.NameHash;
 
 /**
- * controller-lite against the embedded API server with the real upstream CRDs and samples
- * (read from {@code shared.dir}). One namespace per test; fast simulated latencies.
+ * controller-lite against the embedded API server with the real upstream CRDs and samples (read
+ * from {@code shared.dir}). One namespace per test; fast simulated latencies.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ControllerLiteTest {
-  static final Path UPSTREAM = Path.of(System.getProperty("shared.dir", "../../shared"), "upstream", "agent-sandbox");
+  static final Path UPSTREAM =
+      Path.of(System.getProperty("shared.dir", "../../shared"), "upstream", "agent-sandbox");
   static final Duration WAIT = Duration.ofSeconds(60);
 
   EmbeddedApiServer api;
@@ -70,7 +71,11 @@ class ControllerLiteTest {
       for (Path p : crds.sorted().toList()) {
         for (HasMetadata m : client.load(Files.newInputStream(p)).items()) {
           CustomResourceDefinition crd = (CustomResourceDefinition) m;
-          client.apiextensions().v1().customResourceDefinitions().resource(crd)
+          client
+              .apiextensions()
+              .v1()
+              .customResourceDefinitions()
+              .resource(crd)
               .createOr(NonDeletingOperation::update);
         }
       }
@@ -125,24 +130,31 @@ class ControllerLiteTest {
   }
 
   GenericKubernetesResource awaitPoolReady(String ns, String pool, int replicas) {
-    await().atMost(WAIT).untilAsserted(() -> {
-      GenericKubernetesResource p = get(Kind.SANDBOX_WARM_POOL, ns, pool);
-      assertEquals(replicas, Resources.status(p).get("replicas"));
-      assertEquals(replicas, Resources.status(p).get("readyReplicas"));
-      assertEquals(replicas, members(ns, pool).size());
-    });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              GenericKubernetesResource p = get(Kind.SANDBOX_WARM_POOL, ns, pool);
+              assertEquals(replicas, Resources.status(p).get("replicas"));
+              assertEquals(replicas, Resources.status(p).get("readyReplicas"));
+              assertEquals(replicas, members(ns, pool).size());
+            });
     return get(Kind.SANDBOX_WARM_POOL, ns, pool);
   }
 
   GenericKubernetesResource awaitClaimReady(String ns, String claim) {
-    await().atMost(WAIT).until(() -> {
-      GenericKubernetesResource c = get(Kind.SANDBOX_CLAIM, ns, claim);
-      return c != null && Resources.isTrue(c, "Ready");
-    });
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> {
+              GenericKubernetesResource c = get(Kind.SANDBOX_CLAIM, ns, claim);
+              return c != null && Resources.isTrue(c, "Ready");
+            });
     return get(Kind.SANDBOX_CLAIM, ns, claim);
   }
 
-  GenericKubernetesResource claim(String ns, String name, String pool, Map<String, Object> extraSpec) {
+  GenericKubernetesResource claim(
+      String ns, String name, String pool, Map<String, Object> extraSpec) {
     GenericKubernetesResource c = Resources.newObject(Kind.SANDBOX_CLAIM, ns);
     c.getMetadata().setName(name);
     Map<String, Object> spec = new java.util.LinkedHashMap<>(extraSpec);
@@ -154,26 +166,37 @@ class ControllerLiteTest {
   void createTemplateAndPool(String ns, String name, String image, int replicas, String strategy) {
     GenericKubernetesResource t = Resources.newObject(Kind.SANDBOX_TEMPLATE, ns);
     t.getMetadata().setName(name);
-    t.setAdditionalProperty("spec", Map.of("podTemplate", Map.of(
-        "metadata", Map.of("labels", Map.of("app", name)),
-        "spec", Map.of("containers", List.of(Map.of("name", "main", "image", image))))));
+    t.setAdditionalProperty(
+        "spec",
+        Map.of(
+            "podTemplate",
+            Map.of(
+                "metadata", Map.of("labels", Map.of("app", name)),
+                "spec", Map.of("containers", List.of(Map.of("name", "main", "image", image))))));
     Resources.ops(client, Kind.SANDBOX_TEMPLATE).inNamespace(ns).resource(t).create();
     GenericKubernetesResource p = Resources.newObject(Kind.SANDBOX_WARM_POOL, ns);
     p.getMetadata().setName(name + "-pool");
-    p.setAdditionalProperty("spec", Map.of(
-        "replicas", replicas,
-        "sandboxTemplateRef", Map.of("name", name),
-        "updateStrategy", Map.of("type", strategy)));
+    p.setAdditionalProperty(
+        "spec",
+        Map.of(
+            "replicas", replicas,
+            "sandboxTemplateRef", Map.of("name", name),
+            "updateStrategy", Map.of("type", strategy)));
     Resources.ops(client, Kind.SANDBOX_WARM_POOL).inNamespace(ns).resource(p).create();
   }
 
-  void editTemplate(String ns, String name, java.util.function.Consumer<Map<String, Object>> podTemplateEdit) {
-    Resources.ops(client, Kind.SANDBOX_TEMPLATE).inNamespace(ns).withName(name).edit(t -> {
-      Map<String, Object> spec = Resources.deepCopy(Resources.spec(t));
-      podTemplateEdit.accept(Resources.map(spec, "podTemplate"));
-      t.setAdditionalProperty("spec", spec);
-      return t;
-    });
+  void editTemplate(
+      String ns, String name, java.util.function.Consumer<Map<String, Object>> podTemplateEdit) {
+    Resources.ops(client, Kind.SANDBOX_TEMPLATE)
+        .inNamespace(ns)
+        .withName(name)
+        .edit(
+            t -> {
+              Map<String, Object> spec = Resources.deepCopy(Resources.spec(t));
+              podTemplateEdit.accept(Resources.map(spec, "podTemplate"));
+              t.setAdditionalProperty("spec", spec);
+              return t;
+            });
   }
 
   /** A condition field, null when the object or the condition is absent (safe inside await). */
@@ -196,22 +219,31 @@ class ControllerLiteTest {
     GenericKubernetesResource pool = awaitPoolReady(ns, "example-warmpool", 1);
     GenericKubernetesResource template = get(Kind.SANDBOX_TEMPLATE, ns, "example-template");
 
-    assertEquals(Map.of("replicas", 1, "readyReplicas", 1,
-            "selector", Labels.WARM_POOL_SANDBOX + "=" + NameHash.of("example-warmpool"),
-            "observedGeneration", 1),
+    assertEquals(
+        Map.of(
+            "replicas",
+            1,
+            "readyReplicas",
+            1,
+            "selector",
+            Labels.WARM_POOL_SANDBOX + "=" + NameHash.of("example-warmpool"),
+            "observedGeneration",
+            1),
         Resources.status(pool));
     GenericKubernetesResource member = members(ns, "example-warmpool").get(0);
     assertTrue(member.getMetadata().getName().startsWith("example-warmpool-"));
     Map<String, String> labels = member.getMetadata().getLabels();
     assertEquals(NameHash.of("example-template"), labels.get(Labels.SANDBOX_TEMPLATE_REF_HASH));
-    assertEquals(Blueprints.digest(Resources.spec(template)), labels.get(Labels.SANDBOX_TEMPLATE_HASH));
+    assertEquals(
+        Blueprints.digest(Resources.spec(template)), labels.get(Labels.SANDBOX_TEMPLATE_HASH));
     assertEquals("warm", labels.get(Labels.LAUNCH_TYPE));
     assertEquals("controller", labels.get(Labels.CREATED_BY));
     assertEquals("example-template", Resources.annotation(member, Labels.SANDBOX_TEMPLATE_REF));
     OwnerReference owner = Resources.controllerOwner(member);
     assertEquals("SandboxWarmPool", owner.getKind());
     assertEquals(pool.getMetadata().getUid(), owner.getUid());
-    Map<String, Object> podSpec = Resources.map(Resources.map(Resources.spec(member), "podTemplate"), "spec");
+    Map<String, Object> podSpec =
+        Resources.map(Resources.map(Resources.spec(member), "podTemplate"), "spec");
     assertEquals(false, podSpec.get("automountServiceAccountToken"));
     assertEquals("busybox:1.37.0", Blueprints.images(Resources.spec(member)).get(0));
     assertEquals("True", cond(member, "Ready", "status"));
@@ -224,7 +256,8 @@ class ControllerLiteTest {
     GenericKubernetesResource claim = awaitClaimReady(ns, "example-claim");
     String sbName = Resources.annotation(claim, Labels.SANDBOX_NAME);
     assertEquals(member.getMetadata().getName(), sbName);
-    Instant observed = Resources.parseTime(Resources.annotation(claim, Labels.CONTROLLER_FIRST_OBSERVED_AT));
+    Instant observed =
+        Resources.parseTime(Resources.annotation(claim, Labels.CONTROLLER_FIRST_OBSERVED_AT));
     Instant ready = Resources.parseTime(Resources.annotation(claim, Labels.CLAIM_FIRST_READY_AT));
     assertNotNull(observed);
     assertNotNull(ready);
@@ -244,15 +277,19 @@ class ControllerLiteTest {
     awaitPoolReady(ns, "example-warmpool", 1);
     assertNotEquals(sbName, members(ns, "example-warmpool").get(0).getMetadata().getName());
     // first-ready is stamped exactly once
-    assertEquals(Resources.annotation(claim, Labels.CLAIM_FIRST_READY_AT),
-        Resources.annotation(get(Kind.SANDBOX_CLAIM, ns, "example-claim"), Labels.CLAIM_FIRST_READY_AT));
+    assertEquals(
+        Resources.annotation(claim, Labels.CLAIM_FIRST_READY_AT),
+        Resources.annotation(
+            get(Kind.SANDBOX_CLAIM, ns, "example-claim"), Labels.CLAIM_FIRST_READY_AT));
   }
 
   @Test
   void bareSampleSandboxBecomesReady() throws IOException {
     String ns = "bare";
     apply("olm/config/samples/agents_v1beta1_sandbox.yaml", ns);
-    await().atMost(WAIT).until(() -> Resources.isTrue(get(Kind.SANDBOX, ns, "hello-world"), "Ready"));
+    await()
+        .atMost(WAIT)
+        .until(() -> Resources.isTrue(get(Kind.SANDBOX, ns, "hello-world"), "Ready"));
     GenericKubernetesResource sb = get(Kind.SANDBOX, ns, "hello-world");
     assertEquals("True", cond(sb, "PodScheduled", "status"));
     assertEquals("NotSuspended", cond(sb, "Suspended", "reason"));
@@ -266,36 +303,52 @@ class ControllerLiteTest {
     apply("examples/aider-sandbox/warmpool.yaml", ns);
     awaitPoolReady(ns, "aider-warmpool", 1);
     GenericKubernetesResource member = members(ns, "aider-warmpool").get(0);
-    assertEquals("workspace-volume",
-        ((Map<?, ?>) ((Map<?, ?>) Resources.list(Resources.spec(member), "volumeClaimTemplates").get(0)).get("metadata")).get("name"));
+    assertEquals(
+        "workspace-volume",
+        ((Map<?, ?>)
+                ((Map<?, ?>) Resources.list(Resources.spec(member), "volumeClaimTemplates").get(0))
+                    .get("metadata"))
+            .get("name"));
     apply("examples/aider-sandbox/claim.yaml", ns);
     GenericKubernetesResource claim = awaitClaimReady(ns, "user-session-aider");
     assertEquals(member.getMetadata().getName(), Resources.annotation(claim, Labels.SANDBOX_NAME));
-    assertEquals("warm", Resources.label(get(Kind.SANDBOX, ns, member.getMetadata().getName()), Labels.LAUNCH_TYPE));
+    assertEquals(
+        "warm",
+        Resources.label(get(Kind.SANDBOX, ns, member.getMetadata().getName()), Labels.LAUNCH_TYPE));
   }
 
   @Test
   void pythonClientSamplePoolWithZeroReplicasColdStartsEveryClaim() throws IOException {
     String ns = "pyclient";
-    Map<String, String> vars = Map.of(
-        "SANDBOX_TEMPLATE_NAME", "python-sandbox-template",
-        "SANDBOX_WARMPOOL_NAME", "python-sandbox-warmpool",
-        "SANDBOX_NAMESPACE", ns);
+    Map<String, String> vars =
+        Map.of(
+            "SANDBOX_TEMPLATE_NAME", "python-sandbox-template",
+            "SANDBOX_WARMPOOL_NAME", "python-sandbox-warmpool",
+            "SANDBOX_NAMESPACE", ns);
     apply("clients/python/agentic-sandbox-client/python-sandbox-template.yaml", ns, vars);
     apply("clients/python/agentic-sandbox-client/python-sandbox-warmpool.yaml", ns, vars);
-    await().atMost(WAIT).untilAsserted(() ->
-        assertEquals(0, Resources.status(get(Kind.SANDBOX_WARM_POOL, ns, "python-sandbox-warmpool")).get("replicas")));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertEquals(
+                    0,
+                    Resources.status(get(Kind.SANDBOX_WARM_POOL, ns, "python-sandbox-warmpool"))
+                        .get("replicas")));
     GenericKubernetesResource c = Resources.newObject(Kind.SANDBOX_CLAIM, ns);
     c.getMetadata().setName("py-claim");
     c.getMetadata().setLabels(Map.of(Labels.CREATED_BY, "python-client"));
-    c.setAdditionalProperty("spec", Map.of("warmPoolRef", Map.of("name", "python-sandbox-warmpool")));
+    c.setAdditionalProperty(
+        "spec", Map.of("warmPoolRef", Map.of("name", "python-sandbox-warmpool")));
     Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace(ns).resource(c).create();
     GenericKubernetesResource claim = awaitClaimReady(ns, "py-claim");
     assertEquals("py-claim", Resources.annotation(claim, Labels.SANDBOX_NAME));
     GenericKubernetesResource sb = get(Kind.SANDBOX, ns, "py-claim");
     assertEquals("cold", Resources.label(sb, Labels.LAUNCH_TYPE));
     assertEquals("python-client", Resources.label(sb, Labels.CREATED_BY));
-    assertEquals(NameHash.of("python-sandbox-template"), Resources.label(sb, Labels.SANDBOX_TEMPLATE_REF_HASH));
+    assertEquals(
+        NameHash.of("python-sandbox-template"),
+        Resources.label(sb, Labels.SANDBOX_TEMPLATE_REF_HASH));
     assertEquals(claim.getMetadata().getUid(), Resources.label(sb, Labels.CLAIM_UID));
     assertEquals(claim.getMetadata().getUid(), Resources.controllerOwner(sb).getUid());
     assertEquals("python-sandbox-template", Resources.annotation(sb, Labels.SANDBOX_TEMPLATE_REF));
@@ -303,32 +356,47 @@ class ControllerLiteTest {
   }
 
   @Test
-  void claimWithEnvColdStartsWhileReadyMembersIdleAndDisallowedTemplateRejects() throws IOException {
+  void claimWithEnvColdStartsWhileReadyMembersIdleAndDisallowedTemplateRejects()
+      throws IOException {
     String ns = DemoManifests.NAMESPACE;
     DemoManifests.apply(client);
     awaitPoolReady(ns, "data-notebook-pool", 3);
     Set<String> before = names(members(ns, "data-notebook-pool"));
 
-    claim(ns, "env-claim", "data-notebook-pool",
+    claim(
+        ns,
+        "env-claim",
+        "data-notebook-pool",
         Map.of("env", List.of(Map.of("name", "TASK_ID", "value", "42"))));
     GenericKubernetesResource claim = awaitClaimReady(ns, "env-claim");
     GenericKubernetesResource sb = get(Kind.SANDBOX, ns, "env-claim");
     assertEquals("cold", Resources.label(sb, Labels.LAUNCH_TYPE));
     assertEquals("unknown", Resources.label(sb, Labels.CREATED_BY));
     assertEquals("env-claim", Resources.annotation(claim, Labels.SANDBOX_NAME));
-    Map<?, ?> container = (Map<?, ?>) Resources.list(
-        Resources.map(Resources.map(Resources.spec(sb), "podTemplate"), "spec"), "containers").get(0);
+    Map<?, ?> container =
+        (Map<?, ?>)
+            Resources.list(
+                    Resources.map(Resources.map(Resources.spec(sb), "podTemplate"), "spec"),
+                    "containers")
+                .get(0);
     assertEquals(List.of(Map.of("name", "TASK_ID", "value", "42")), container.get("env"));
     assertEquals(before, names(members(ns, "data-notebook-pool")), "idle members untouched");
 
     // python-runtime's template leaves envVarsInjectionPolicy at Disallowed
-    claim(ns, "env-rejected", "python-runtime-pool",
+    claim(
+        ns,
+        "env-rejected",
+        "python-runtime-pool",
         Map.of("env", List.of(Map.of("name", "TASK_ID", "value", "1"))));
-    await().atMost(WAIT).untilAsserted(() -> {
-      Map<String, Object> ready = Resources.condition(get(Kind.SANDBOX_CLAIM, ns, "env-rejected"), "Ready");
-      assertNotNull(ready);
-      assertEquals("EnvVarsInjectionRejected", ready.get("reason"));
-    });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              Map<String, Object> ready =
+                  Resources.condition(get(Kind.SANDBOX_CLAIM, ns, "env-rejected"), "Ready");
+              assertNotNull(ready);
+              assertEquals("EnvVarsInjectionRejected", ready.get("reason"));
+            });
     assertNull(get(Kind.SANDBOX, ns, "env-rejected"));
 
     // gpu-trainer's pool has replicas 0: cold
@@ -341,17 +409,26 @@ class ControllerLiteTest {
   void missingPoolAndTemplateWaitWithoutColdStart() {
     String ns = "missing";
     claim(ns, "no-pool", "nope", Map.of());
-    await().atMost(WAIT).untilAsserted(() ->
-        assertEquals("WarmPoolNotFound",
-            cond(get(Kind.SANDBOX_CLAIM, ns, "no-pool"), "Ready", "reason")));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertEquals(
+                    "WarmPoolNotFound",
+                    cond(get(Kind.SANDBOX_CLAIM, ns, "no-pool"), "Ready", "reason")));
     GenericKubernetesResource p = Resources.newObject(Kind.SANDBOX_WARM_POOL, ns);
     p.getMetadata().setName("orphan-pool");
-    p.setAdditionalProperty("spec", Map.of("replicas", 1, "sandboxTemplateRef", Map.of("name", "absent")));
+    p.setAdditionalProperty(
+        "spec", Map.of("replicas", 1, "sandboxTemplateRef", Map.of("name", "absent")));
     Resources.ops(client, Kind.SANDBOX_WARM_POOL).inNamespace(ns).resource(p).create();
     claim(ns, "no-template", "orphan-pool", Map.of());
-    await().atMost(WAIT).untilAsserted(() ->
-        assertEquals("TemplateNotFound",
-            cond(get(Kind.SANDBOX_CLAIM, ns, "no-template"), "Ready", "reason")));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertEquals(
+                    "TemplateNotFound",
+                    cond(get(Kind.SANDBOX_CLAIM, ns, "no-template"), "Ready", "reason")));
     assertTrue(sandboxes(ns).isEmpty());
   }
 
@@ -361,8 +438,13 @@ class ControllerLiteTest {
     createTemplateAndPool(ns, "meta", "busybox:1.37.0", 3, "Recreate");
     awaitPoolReady(ns, "meta-pool", 3);
     Set<String> before = names(members(ns, "meta-pool"));
-    editTemplate(ns, "meta", pt -> pt.put("metadata", Map.of("labels", Map.of("app", "meta", "tier", "gold"))));
-    await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
+    editTemplate(
+        ns,
+        "meta",
+        pt -> pt.put("metadata", Map.of("labels", Map.of("app", "meta", "tier", "gold"))));
+    await()
+        .during(Duration.ofMillis(1500))
+        .atMost(Duration.ofSeconds(5))
         .until(() -> names(members(ns, "meta-pool")).equals(before));
   }
 
@@ -378,23 +460,29 @@ class ControllerLiteTest {
     awaitPoolReady(ns, "rc-pool", 3);
     Set<String> before = names(members(ns, "rc-pool"));
 
-    editTemplate(ns, "rc", pt -> {
-      Map<String, Object> spec = Resources.deepCopy(Resources.map(pt, "spec"));
-      spec.put("containers", List.of(Map.of("name", "main", "image", "busybox:1.38.0")));
-      pt.put("spec", spec);
-    });
+    editTemplate(
+        ns,
+        "rc",
+        pt -> {
+          Map<String, Object> spec = Resources.deepCopy(Resources.map(pt, "spec"));
+          spec.put("containers", List.of(Map.of("name", "main", "image", "busybox:1.38.0")));
+          pt.put("spec", spec);
+        });
     String newDigest = Blueprints.digest(Resources.spec(get(Kind.SANDBOX_TEMPLATE, ns, "rc")));
-    await().atMost(WAIT).untilAsserted(() -> {
-      List<GenericKubernetesResource> now = members(ns, "rc-pool");
-      assertEquals(3, now.size());
-      Set<String> overlap = new HashSet<>(names(now));
-      overlap.retainAll(before);
-      assertTrue(overlap.isEmpty(), "old members still present: " + overlap);
-      for (GenericKubernetesResource m : now) {
-        assertEquals(newDigest, Blueprints.digest(Resources.spec(m)));
-        assertTrue(Resources.isTrue(m, "Ready"));
-      }
-    });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              List<GenericKubernetesResource> now = members(ns, "rc-pool");
+              assertEquals(3, now.size());
+              Set<String> overlap = new HashSet<>(names(now));
+              overlap.retainAll(before);
+              assertTrue(overlap.isEmpty(), "old members still present: " + overlap);
+              for (GenericKubernetesResource m : now) {
+                assertEquals(newDigest, Blueprints.digest(Resources.spec(m)));
+                assertTrue(Resources.isTrue(m, "Ready"));
+              }
+            });
     GenericKubernetesResource adopted = get(Kind.SANDBOX, ns, adoptedName);
     assertEquals(adoptedUid, adopted.getMetadata().getUid());
     assertEquals(List.of("busybox:1.37.0"), Blueprints.images(Resources.spec(adopted)));
@@ -406,12 +494,17 @@ class ControllerLiteTest {
     createTemplateAndPool(ns, "or", "busybox:1.37.0", 2, "OnReplenish");
     awaitPoolReady(ns, "or-pool", 2);
     Set<String> before = names(members(ns, "or-pool"));
-    editTemplate(ns, "or", pt -> {
-      Map<String, Object> spec = Resources.deepCopy(Resources.map(pt, "spec"));
-      spec.put("containers", List.of(Map.of("name", "main", "image", "busybox:1.38.0")));
-      pt.put("spec", spec);
-    });
-    await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
+    editTemplate(
+        ns,
+        "or",
+        pt -> {
+          Map<String, Object> spec = Resources.deepCopy(Resources.map(pt, "spec"));
+          spec.put("containers", List.of(Map.of("name", "main", "image", "busybox:1.38.0")));
+          pt.put("spec", spec);
+        });
+    await()
+        .during(Duration.ofMillis(1500))
+        .atMost(Duration.ofSeconds(5))
         .until(() -> names(members(ns, "or-pool")).equals(before));
     // stale members are still handed to claims
     claim(ns, "takes-stale", "or-pool", Map.of());
@@ -424,15 +517,27 @@ class ControllerLiteTest {
     String ns = "lifecycle";
     createTemplateAndPool(ns, "lc", "busybox:1.37.0", 0, "OnReplenish");
     String shutdown = Resources.rfc3339(Instant.now().plusSeconds(2));
-    claim(ns, "retained", "lc-pool", Map.of("lifecycle", Map.of("shutdownTime", shutdown, "shutdownPolicy", "Retain")));
-    claim(ns, "deleted", "lc-pool", Map.of("lifecycle", Map.of("shutdownTime", shutdown, "shutdownPolicy", "Delete")));
+    claim(
+        ns,
+        "retained",
+        "lc-pool",
+        Map.of("lifecycle", Map.of("shutdownTime", shutdown, "shutdownPolicy", "Retain")));
+    claim(
+        ns,
+        "deleted",
+        "lc-pool",
+        Map.of("lifecycle", Map.of("shutdownTime", shutdown, "shutdownPolicy", "Delete")));
     awaitClaimReady(ns, "retained");
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertEquals("ClaimExpired", cond(get(Kind.SANDBOX_CLAIM, ns, "retained"), "Ready", "reason"));
-      assertNull(get(Kind.SANDBOX, ns, "retained"));
-      assertNull(get(Kind.SANDBOX_CLAIM, ns, "deleted"));
-      assertNull(get(Kind.SANDBOX, ns, "deleted"));
-    });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertEquals(
+                  "ClaimExpired", cond(get(Kind.SANDBOX_CLAIM, ns, "retained"), "Ready", "reason"));
+              assertNull(get(Kind.SANDBOX, ns, "retained"));
+              assertNull(get(Kind.SANDBOX_CLAIM, ns, "deleted"));
+              assertNull(get(Kind.SANDBOX, ns, "deleted"));
+            });
   }
 
   @Test
@@ -440,26 +545,36 @@ class ControllerLiteTest {
     String ns = "suspend";
     GenericKubernetesResource sb = Resources.newObject(Kind.SANDBOX, ns);
     sb.getMetadata().setName("sleepy");
-    sb.setAdditionalProperty("spec", Map.of("podTemplate", Map.of("spec",
-        Map.of("containers", List.of(Map.of("name", "c", "image", "busybox"))))));
+    sb.setAdditionalProperty(
+        "spec",
+        Map.of(
+            "podTemplate",
+            Map.of(
+                "spec", Map.of("containers", List.of(Map.of("name", "c", "image", "busybox"))))));
     Resources.ops(client, Kind.SANDBOX).inNamespace(ns).resource(sb).create();
     await().atMost(WAIT).until(() -> Resources.isTrue(get(Kind.SANDBOX, ns, "sleepy"), "Ready"));
 
     setMode(ns, "sleepy", "Suspended");
-    await().atMost(WAIT).untilAsserted(() -> {
-      GenericKubernetesResource s = get(Kind.SANDBOX, ns, "sleepy");
-      assertEquals("SandboxSuspended", cond(s, "Ready", "reason"));
-      assertEquals("True", cond(s, "Suspended", "status"));
-      assertEquals("PodTerminated", cond(s, "Suspended", "reason"));
-      assertNull(Resources.status(s).get("podIPs"));
-    });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              GenericKubernetesResource s = get(Kind.SANDBOX, ns, "sleepy");
+              assertEquals("SandboxSuspended", cond(s, "Ready", "reason"));
+              assertEquals("True", cond(s, "Suspended", "status"));
+              assertEquals("PodTerminated", cond(s, "Suspended", "reason"));
+              assertNull(Resources.status(s).get("podIPs"));
+            });
     setMode(ns, "sleepy", "Running");
-    await().atMost(WAIT).untilAsserted(() -> {
-      GenericKubernetesResource s = get(Kind.SANDBOX, ns, "sleepy");
-      assertEquals("DependenciesReady", cond(s, "Ready", "reason"));
-      assertEquals("NotSuspended", cond(s, "Suspended", "reason"));
-      assertFalse(Resources.list(Resources.status(s), "podIPs").isEmpty());
-    });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              GenericKubernetesResource s = get(Kind.SANDBOX, ns, "sleepy");
+              assertEquals("DependenciesReady", cond(s, "Ready", "reason"));
+              assertEquals("NotSuspended", cond(s, "Suspended", "reason"));
+              assertFalse(Resources.list(Resources.status(s), "podIPs").isEmpty());
+            });
   }
 
   @Test
@@ -467,7 +582,8 @@ class ControllerLiteTest {
     String ns = "malformed";
     GenericKubernetesResource bad = Resources.newObject(Kind.SANDBOX_WARM_POOL, ns);
     bad.getMetadata().setName("bad-pool");
-    bad.setAdditionalProperty("spec", Map.of("replicas", "lots", "sandboxTemplateRef", Map.of("name", "x")));
+    bad.setAdditionalProperty(
+        "spec", Map.of("replicas", "lots", "sandboxTemplateRef", Map.of("name", "x")));
     Resources.ops(client, Kind.SANDBOX_WARM_POOL).inNamespace(ns).resource(bad).create();
     GenericKubernetesResource noRef = Resources.newObject(Kind.SANDBOX_CLAIM, ns);
     noRef.getMetadata().setName("no-ref");
@@ -478,8 +594,13 @@ class ControllerLiteTest {
     weird.setAdditionalProperty("spec", Map.of("shutdownTime", "soon", "podTemplate", "nope"));
     Resources.ops(client, Kind.SANDBOX).inNamespace(ns).resource(weird).create();
 
-    await().atMost(WAIT).untilAsserted(() ->
-        assertEquals("InvalidMetadata", cond(get(Kind.SANDBOX_CLAIM, ns, "no-ref"), "Ready", "reason")));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertEquals(
+                    "InvalidMetadata",
+                    cond(get(Kind.SANDBOX_CLAIM, ns, "no-ref"), "Ready", "reason")));
     await().atMost(WAIT).until(() -> Resources.isTrue(get(Kind.SANDBOX, ns, "weird"), "Ready"));
     createTemplateAndPool(ns, "fine", "busybox:1.37.0", 2, "OnReplenish");
     awaitPoolReady(ns, "fine-pool", 2);
@@ -488,8 +609,12 @@ class ControllerLiteTest {
 
   void setMode(String ns, String name, String mode) {
     // merge patch without resourceVersion: the controller writes status concurrently
-    Resources.ops(client, Kind.SANDBOX).inNamespace(ns).withName(name).patch(
-        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-        "{\"spec\":{\"operatingMode\":\"" + mode + "\"}}");
+    Resources.ops(client, Kind.SANDBOX)
+        .inNamespace(ns)
+        .withName(name)
+        .patch(
+            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+            "{\"spec\":{\"operatingMode\":\"" + mode + "\"}}");
   }
 }

@@ -30,34 +30,86 @@ class ControllerMetricsTest {
       m.claimCreated("team-a", "tpl-py", "cold", "pool-py", false, null);
       m.claimReady("warm", "tpl-py", Duration.ofMillis(320));
       String url = m.serve("127.0.0.1", 0);
-      HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(url)).build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertEquals(200, r.statusCode());
       List<Sample> samples = PromText.parse(r.body());
 
-      Sample warm = find(samples, "agent_sandbox_claim_creation_total", Map.of("launch_type", "warm"));
-      assertEquals(Map.of("namespace", "team-a", "sandbox_template", "tpl-py", "launch_type", "warm", "warmpool_name", "pool-py",
-          "pod_condition", "ready", "created_by", "python-client"), warm.labels());
+      Sample warm =
+          find(samples, "agent_sandbox_claim_creation_total", Map.of("launch_type", "warm"));
+      assertEquals(
+          Map.of(
+              "namespace",
+              "team-a",
+              "sandbox_template",
+              "tpl-py",
+              "launch_type",
+              "warm",
+              "warmpool_name",
+              "pool-py",
+              "pod_condition",
+              "ready",
+              "created_by",
+              "python-client"),
+          warm.labels());
       assertEquals(1.0, warm.value());
-      Sample cold = find(samples, "agent_sandbox_claim_creation_total", Map.of("launch_type", "cold"));
+      Sample cold =
+          find(samples, "agent_sandbox_claim_creation_total", Map.of("launch_type", "cold"));
       assertEquals("not_ready", cold.labels().get("pod_condition"));
       assertEquals("unknown", cold.labels().get("created_by"));
 
       List<Double> les = new ArrayList<>();
       for (Sample s : samples) {
         if (s.name().equals("agent_sandbox_claim_controller_startup_latency_ms_bucket")) {
-          assertEquals(new TreeSet<>(List.of("launch_type", "sandbox_template", "le")), new TreeSet<>(s.labels().keySet()));
+          assertEquals(
+              new TreeSet<>(List.of("launch_type", "sandbox_template", "le")),
+              new TreeSet<>(s.labels().keySet()));
           String le = s.labels().get("le");
           les.add(le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le));
         }
       }
       List<Double> expected = new ArrayList<>(ControllerMetrics.LATENCY_BUCKETS_MS);
       expected.add(Double.POSITIVE_INFINITY);
-      assertEquals(List.of(100.0, 250.0, 500.0, 750.0, 1000.0, 1250.0, 1500.0, 2000.0, 2500.0, 5000.0, 10000.0, 30000.0,
-          60000.0, 120000.0, 240000.0, Double.POSITIVE_INFINITY), les);
-      assertEquals(0.0, find(samples, "agent_sandbox_claim_controller_startup_latency_ms_bucket", Map.of("le", "250.0")).value());
-      assertEquals(1.0, find(samples, "agent_sandbox_claim_controller_startup_latency_ms_bucket", Map.of("le", "500.0")).value());
-      assertEquals(320.0, find(samples, "agent_sandbox_claim_controller_startup_latency_ms_sum", Map.of()).value(), 1e-9);
+      assertEquals(
+          List.of(
+              100.0,
+              250.0,
+              500.0,
+              750.0,
+              1000.0,
+              1250.0,
+              1500.0,
+              2000.0,
+              2500.0,
+              5000.0,
+              10000.0,
+              30000.0,
+              60000.0,
+              120000.0,
+              240000.0,
+              Double.POSITIVE_INFINITY),
+          les);
+      assertEquals(
+          0.0,
+          find(
+                  samples,
+                  "agent_sandbox_claim_controller_startup_latency_ms_bucket",
+                  Map.of("le", "250.0"))
+              .value());
+      assertEquals(
+          1.0,
+          find(
+                  samples,
+                  "agent_sandbox_claim_controller_startup_latency_ms_bucket",
+                  Map.of("le", "500.0"))
+              .value());
+      assertEquals(
+          320.0,
+          find(samples, "agent_sandbox_claim_controller_startup_latency_ms_sum", Map.of()).value(),
+          1e-9);
       assertEquals(1788264000.0, find(samples, "process_start_time_seconds", Map.of()).value());
       assertTrue(r.body().contains("# TYPE agent_sandbox_claim_creation_total counter"), r.body());
     }

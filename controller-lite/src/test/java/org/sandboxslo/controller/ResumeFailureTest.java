@@ -24,21 +24,43 @@ class ResumeFailureTest {
       KubernetesClient c = api.client();
       GenericKubernetesResource sb = Resources.newObject(Kind.SANDBOX, "resume");
       sb.getMetadata().setName("fragile");
-      sb.setAdditionalProperty("spec", Map.of("operatingMode", "Suspended", "podTemplate", Map.of("spec",
-          Map.of("containers", List.of(Map.of("name", "c", "image", "busybox"))))));
+      sb.setAdditionalProperty(
+          "spec",
+          Map.of(
+              "operatingMode",
+              "Suspended",
+              "podTemplate",
+              Map.of(
+                  "spec", Map.of("containers", List.of(Map.of("name", "c", "image", "busybox"))))));
       Resources.ops(c, Kind.SANDBOX).inNamespace("resume").resource(sb).create();
-      await().atMost(Duration.ofSeconds(60)).until(() ->
-          Resources.isTrue(Resources.ops(c, Kind.SANDBOX).inNamespace("resume").withName("fragile").get(), "Suspended"));
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  Resources.isTrue(
+                      Resources.ops(c, Kind.SANDBOX)
+                          .inNamespace("resume")
+                          .withName("fragile")
+                          .get(),
+                      "Suspended"));
       // merge patch without resourceVersion: the controller writes status concurrently
-      Resources.ops(c, Kind.SANDBOX).inNamespace("resume").withName("fragile").patch(
-          io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-          "{\"spec\":{\"operatingMode\":\"Running\"}}");
-      await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-        GenericKubernetesResource s = Resources.ops(c, Kind.SANDBOX).inNamespace("resume").withName("fragile").get();
-        assertEquals("ReconcilerError", Resources.condition(s, "Ready").get("reason"));
-        assertEquals("False", Resources.condition(s, "Ready").get("status"));
-        assertEquals("NotSuspended", Resources.condition(s, "Suspended").get("reason"));
-      });
+      Resources.ops(c, Kind.SANDBOX)
+          .inNamespace("resume")
+          .withName("fragile")
+          .patch(
+              io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                  io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+              "{\"spec\":{\"operatingMode\":\"Running\"}}");
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                GenericKubernetesResource s =
+                    Resources.ops(c, Kind.SANDBOX).inNamespace("resume").withName("fragile").get();
+                assertEquals("ReconcilerError", Resources.condition(s, "Ready").get("reason"));
+                assertEquals("False", Resources.condition(s, "Ready").get("status"));
+                assertEquals("NotSuspended", Resources.condition(s, "Suspended").get("reason"));
+              });
     }
   }
 }

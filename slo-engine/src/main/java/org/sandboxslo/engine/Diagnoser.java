@@ -64,8 +64,11 @@ final class Diagnoser {
     }
     expired(out);
     spoofed(out);
-    out.sort(Comparator.comparing((Finding f) -> f.severity()).reversed()
-        .thenComparing(f -> f.kind().wireName()).thenComparing(Finding::subject));
+    out.sort(
+        Comparator.comparing((Finding f) -> f.severity())
+            .reversed()
+            .thenComparing(f -> f.kind().wireName())
+            .thenComparing(Finding::subject));
     return out;
   }
 
@@ -79,13 +82,18 @@ final class Diagnoser {
 
   private Map<ObjectRef, List<SandboxView>> membersByPool;
 
-  /** Active members of the pool by controller ownerReference, sorted by name (grouped once per run). */
+  /**
+   * Active members of the pool by controller ownerReference, sorted by name (grouped once per run).
+   */
   private List<SandboxView> members(PoolView p) {
     if (membersByPool == null) {
       membersByPool = new java.util.HashMap<>();
       for (SandboxView s : e.sandboxes().values()) {
         if (s.owner() != null && "SandboxWarmPool".equals(s.owner().kind()) && !s.deleting()) {
-          membersByPool.computeIfAbsent(new ObjectRef(s.ref().namespace(), s.owner().name()), x -> new ArrayList<>()).add(s);
+          membersByPool
+              .computeIfAbsent(
+                  new ObjectRef(s.ref().namespace(), s.owner().name()), x -> new ArrayList<>())
+              .add(s);
         }
       }
       membersByPool.values().forEach(l -> l.sort(Comparator.comparing(s -> s.ref().name())));
@@ -114,9 +122,14 @@ final class Diagnoser {
       if (e.isStale(m, t)) {
         stale.add(m.ref().name());
         if (m.blueprint() != null && t.blueprint() != null && differing.isEmpty()) {
-          differing.addAll(org.sandboxslo.engine.upstream.Blueprints.differingFields(
-              Map.of("podTemplate", Map.of("spec", m.blueprint().getOrDefault("podSpec", Map.of()))),
-              Map.of("podTemplate", Map.of("spec", t.blueprint().getOrDefault("podSpec", Map.of())))));
+          differing.addAll(
+              org.sandboxslo.engine.upstream.Blueprints.differingFields(
+                  Map.of(
+                      "podTemplate",
+                      Map.of("spec", m.blueprint().getOrDefault("podSpec", Map.of()))),
+                  Map.of(
+                      "podTemplate",
+                      Map.of("spec", t.blueprint().getOrDefault("podSpec", Map.of())))));
         }
         for (String img : m.images()) {
           if (!staleImages.contains(img)) {
@@ -138,17 +151,34 @@ final class Diagnoser {
     int replicas = p.replicas();
     String pool = p.ref().toString();
     List<Evidence> ev = new ArrayList<>();
-    ev.add(Evidence.of("updateStrategy", p.updateStrategy() + ("OnReplenish".equals(p.updateStrategy()) ? " (default)" : ""),
-        "OnReplenish keeps stale members and still hands them to claims"));
+    ev.add(
+        Evidence.of(
+            "updateStrategy",
+            p.updateStrategy() + ("OnReplenish".equals(p.updateStrategy()) ? " (default)" : ""),
+            "OnReplenish keeps stale members and still hands them to claims"));
     ev.add(Evidence.of("staleMembers", String.join(", ", stale)));
     ev.add(Evidence.of("freshMembers", String.join(", ", fresh)));
     if (replicas > 0) {
-      ev.add(Evidence.of("staleFraction", fmt((double) stale.size() / replicas), stale.size() + " stale / " + replicas + " replicas"));
-      ev.add(Evidence.of("readyFractionCurrentTemplate", fmt((double) readyCurrent / replicas),
-          readyCurrent + " Ready on the current template / " + replicas + " replicas"));
+      ev.add(
+          Evidence.of(
+              "staleFraction",
+              fmt((double) stale.size() / replicas),
+              stale.size() + " stale / " + replicas + " replicas"));
+      ev.add(
+          Evidence.of(
+              "readyFractionCurrentTemplate",
+              fmt((double) readyCurrent / replicas),
+              readyCurrent + " Ready on the current template / " + replicas + " replicas"));
       if (p.statusReadyReplicas() != null) {
-        ev.add(Evidence.of("readyFractionUpstream", fmt((double) p.statusReadyReplicas() / replicas),
-            "status.readyReplicas " + p.statusReadyReplicas() + " / spec.replicas " + replicas + " (counts stale members as ready)"));
+        ev.add(
+            Evidence.of(
+                "readyFractionUpstream",
+                fmt((double) p.statusReadyReplicas() / replicas),
+                "status.readyReplicas "
+                    + p.statusReadyReplicas()
+                    + " / spec.replicas "
+                    + replicas
+                    + " (counts stale members as ready)"));
       }
     }
     if (!differing.isEmpty()) {
@@ -159,8 +189,13 @@ final class Diagnoser {
     if (change != null) {
       ev.add(Evidence.of("templateChangedAt", change.at(), "generation " + change.generation()));
       Instant fires = change.at().plus(cfg.staleWarnAfter());
-      ev.add(Evidence.of("alertFiresAt", fires, "WarmPoolStaleMembers: stale > 0 for " + cfg.staleWarnAfter().toSeconds()
-          + " s after the change"));
+      ev.add(
+          Evidence.of(
+              "alertFiresAt",
+              fires,
+              "WarmPoolStaleMembers: stale > 0 for "
+                  + cfg.staleWarnAfter().toSeconds()
+                  + " s after the change"));
     }
     List<String> objects = new ArrayList<>();
     for (String s : stale) {
@@ -170,32 +205,83 @@ final class Diagnoser {
       if (!s.claim().namespace().equals(p.ref().namespace())) {
         continue;
       }
-      ev.add(Evidence.of("servedStale", "SandboxClaim " + s.claim() + " → " + s.sandbox(),
-          "image " + String.join(",", s.memberImages()) + " vs template " + String.join(",", s.templateImages())
-              + (s.afterChange() == null ? "" : ", adopted " + s.afterChange().toSeconds() + " s after the change")));
+      ev.add(
+          Evidence.of(
+              "servedStale",
+              "SandboxClaim " + s.claim() + " → " + s.sandbox(),
+              "image "
+                  + String.join(",", s.memberImages())
+                  + " vs template "
+                  + String.join(",", s.templateImages())
+                  + (s.afterChange() == null
+                      ? ""
+                      : ", adopted " + s.afterChange().toSeconds() + " s after the change")));
       objects.add("SandboxClaim " + s.claim());
     }
-    int maxUnavailable = Math.max(1, (int) Math.floor(cfg.rolloutMaxUnavailableFraction() * replicas));
+    int maxUnavailable =
+        Math.max(1, (int) Math.floor(cfg.rolloutMaxUnavailableFraction() * replicas));
     List<String> steps = new ArrayList<>();
     for (int i = 0; i < stale.size(); i += maxUnavailable) {
       List<String> batch = stale.subList(i, Math.min(stale.size(), i + maxUnavailable));
       steps.add("delete " + String.join(", ", batch));
-      steps.add("wait until " + batch.size() + " replacement" + (batch.size() > 1 ? "s are" : " is") + " Ready");
+      steps.add(
+          "wait until "
+              + batch.size()
+              + " replacement"
+              + (batch.size() > 1 ? "s are" : " is")
+              + " Ready");
     }
-    steps.add("never touch members owned by a claim; keep at least " + Math.max(0, replicas - maxUnavailable) + " of "
-        + replicas + " members Ready throughout");
-    List<Proposal> proposals = List.of(
-        new Proposal("PacedRecreate",
-            "Replace the stale unclaimed members in batches of maxUnavailable = max(1, floor(" + cfg.rolloutMaxUnavailableFraction()
-                + " × " + replicas + ")) = " + maxUnavailable + ", waiting for each replacement to be Ready",
-            steps, true),
-        Proposal.none("Do not simply set updateStrategy: Recreate: upstream deletes all " + stale.size()
-            + " stale members at once and the pool drops to " + readyCurrent + "/" + replicas + " Ready (agent-sandbox#426)."));
-    Severity sev = since != null && !now.isBefore(since.plus(cfg.staleWarnAfter())) ? Severity.TICKET : Severity.INFO;
-    out.add(new Finding(FindingKind.STALE_POOL_MEMBERS, "SandboxWarmPool " + pool, sev, since, now,
-        stale.size() + " of " + replicas + " members of " + pool + " were built from an older blueprint of template "
-            + t.ref().name() + "; under " + p.updateStrategy() + " they stay in the pool and are still handed to claims.",
-        ev, objects, proposals));
+    steps.add(
+        "never touch members owned by a claim; keep at least "
+            + Math.max(0, replicas - maxUnavailable)
+            + " of "
+            + replicas
+            + " members Ready throughout");
+    List<Proposal> proposals =
+        List.of(
+            new Proposal(
+                "PacedRecreate",
+                "Replace the stale unclaimed members in batches of maxUnavailable = max(1, floor("
+                    + cfg.rolloutMaxUnavailableFraction()
+                    + " × "
+                    + replicas
+                    + ")) = "
+                    + maxUnavailable
+                    + ", waiting for each replacement to be Ready",
+                steps,
+                true),
+            Proposal.none(
+                "Do not simply set updateStrategy: Recreate: upstream deletes all "
+                    + stale.size()
+                    + " stale members at once and the pool drops to "
+                    + readyCurrent
+                    + "/"
+                    + replicas
+                    + " Ready (agent-sandbox#426)."));
+    Severity sev =
+        since != null && !now.isBefore(since.plus(cfg.staleWarnAfter()))
+            ? Severity.TICKET
+            : Severity.INFO;
+    out.add(
+        new Finding(
+            FindingKind.STALE_POOL_MEMBERS,
+            "SandboxWarmPool " + pool,
+            sev,
+            since,
+            now,
+            stale.size()
+                + " of "
+                + replicas
+                + " members of "
+                + pool
+                + " were built from an older blueprint of template "
+                + t.ref().name()
+                + "; under "
+                + p.updateStrategy()
+                + " they stay in the pool and are still handed to claims.",
+            ev,
+            objects,
+            proposals));
   }
 
   // ---- SilentColdStart (C05)
@@ -204,7 +290,8 @@ final class Diagnoser {
     WindowSlis w = t.windows().get(t.windows().size() - 1);
     List<ForcedCold> forced = new ArrayList<>();
     for (ForcedCold f : e.forcedCold.values()) {
-      if (f.claim().namespace().equals(t.key().namespace()) && t.key().name().equals(f.template())
+      if (f.claim().namespace().equals(t.key().namespace())
+          && t.key().name().equals(f.template())
           && !f.readyAt().isBefore(now.minus(w.window()))) {
         forced.add(f);
       }
@@ -233,31 +320,62 @@ final class Diagnoser {
     objects.sort(null);
     List<Evidence> ev = new ArrayList<>();
     if (warm + cold > 0) {
-      ev.add(Evidence.of("rawWarmHit", fmt((double) warm / (warm + cold)), warm + " / (" + warm + " + " + cold + ")"));
+      ev.add(
+          Evidence.of(
+              "rawWarmHit",
+              fmt((double) warm / (warm + cold)),
+              warm + " / (" + warm + " + " + cold + ")"));
     }
     if (warm + eligibleCold > 0) {
-      ev.add(Evidence.of("eligibleWarmHit", fmt((double) warm / (warm + eligibleCold)),
-          warm + " / (" + warm + " + " + eligibleCold + "), claims without env or volumeClaimTemplates"));
+      ev.add(
+          Evidence.of(
+              "eligibleWarmHit",
+              fmt((double) warm / (warm + eligibleCold)),
+              warm
+                  + " / ("
+                  + warm
+                  + " + "
+                  + eligibleCold
+                  + "), claims without env or volumeClaimTemplates"));
     }
-    ev.add(Evidence.of("forcedColdStarts", forced.size() + "/" + cold,
-        env + " by spec.env, " + vct + " by spec.volumeClaimTemplates"));
-    ev.add(Evidence.of("idleReadyMembersMin", minIdle, "Ready pool members idle while those claims cold-started"));
+    ev.add(
+        Evidence.of(
+            "forcedColdStarts",
+            forced.size() + "/" + cold,
+            env + " by spec.env, " + vct + " by spec.volumeClaimTemplates"));
+    ev.add(
+        Evidence.of(
+            "idleReadyMembersMin",
+            minIdle,
+            "Ready pool members idle while those claims cold-started"));
     ev.add(Evidence.of("poolExhausted", minIdle == 0 ? "yes" : "no"));
     byCreator.forEach((k, v) -> ev.add(Evidence.of("createdBy", k + ": " + v)));
-    out.add(new Finding(FindingKind.SILENT_COLD_START, "SandboxTemplate " + t.key().namespace() + "/" + t.key().name(),
-        Severity.INFO, forced.get(0).readyAt(), now,
-        forced.size() + " claims cold-started because they set env or volumeClaimTemplates, which bypasses the warm pool"
-            + (minIdle > 0 ? " while " + minIdle + "+ Ready members sat idle" : "") + "; a bigger pool would not help.",
-        ev, objects,
-        List.of(Proposal.none("Move the env into the template (or a dedicated template and pool per env profile), and "
-            + "keep per-claim env/volumeClaimTemplates off the warm path; do not enlarge the pool or change refill pacing."))));
+    out.add(
+        new Finding(
+            FindingKind.SILENT_COLD_START,
+            "SandboxTemplate " + t.key().namespace() + "/" + t.key().name(),
+            Severity.INFO,
+            forced.get(0).readyAt(),
+            now,
+            forced.size()
+                + " claims cold-started because they set env or volumeClaimTemplates, which bypasses the warm pool"
+                + (minIdle > 0 ? " while " + minIdle + "+ Ready members sat idle" : "")
+                + "; a bigger pool would not help.",
+            ev,
+            objects,
+            List.of(
+                Proposal.none(
+                    "Move the env into the template (or a dedicated template and pool per env profile), and "
+                        + "keep per-claim env/volumeClaimTemplates off the warm path; do not enlarge the pool or change refill pacing."))));
   }
 
   // ---- PoolUndersized / PoolNeedsSharding
 
   private void sizing(SliSnapshot t, List<Finding> out) {
     WindowSlis w = t.windows().get(0);
-    if (w.coldStart() == null || w.warmLaunches() + w.coldLaunches() == 0 || t.pool().replicas() == 0) {
+    if (w.coldStart() == null
+        || w.warmLaunches() + w.coldLaunches() == 0
+        || t.pool().replicas() == 0) {
       return;
     }
     double rate = (double) (w.warmLaunches() + w.coldLaunches()) / w.window().toSeconds();
@@ -269,20 +387,57 @@ final class Diagnoser {
     if (!undersized && !shard) {
       return;
     }
-    List<Evidence> ev = List.of(
-        Evidence.of("claimsPerSecond", fmt(rate), (w.warmLaunches() + w.coldLaunches()) + " claims / " + w.window().toSeconds() + " s"),
-        Evidence.of("refillP95Seconds", fmt(p95)),
-        Evidence.of("replicas", t.pool().replicas(), "Σ spec.replicas over " + t.related().size() + " pool(s)"),
-        Evidence.of("advice", a.replicas() + " replicas in " + a.pools() + " pool(s) of " + a.replicasPerPool(), a.arithmetic()));
+    List<Evidence> ev =
+        List.of(
+            Evidence.of(
+                "claimsPerSecond",
+                fmt(rate),
+                (w.warmLaunches() + w.coldLaunches())
+                    + " claims / "
+                    + w.window().toSeconds()
+                    + " s"),
+            Evidence.of("refillP95Seconds", fmt(p95)),
+            Evidence.of(
+                "replicas",
+                t.pool().replicas(),
+                "Σ spec.replicas over " + t.related().size() + " pool(s)"),
+            Evidence.of(
+                "advice",
+                a.replicas() + " replicas in " + a.pools() + " pool(s) of " + a.replicasPerPool(),
+                a.arithmetic()));
     FindingKind kind = shard ? FindingKind.POOL_NEEDS_SHARDING : FindingKind.POOL_UNDERSIZED;
-    out.add(new Finding(kind, "SandboxTemplate " + t.key().namespace() + "/" + t.key().name(), Severity.TICKET, now, now,
-        "Demand of " + fmt(rate) + " claims/s with a refill p95 of " + fmt(p95) + " s needs " + a.replicas()
-            + " warm members; the pools hold " + t.pool().replicas() + ".",
-        ev, List.of(),
-        List.of(new Proposal(shard ? "ShardPool" : "ScalePool",
-            shard ? "Shard into " + a.pools() + " pools of " + a.replicasPerPool() + " with max-refill-rate ≥ " + a.refillRatePerPool() + "/s each"
-                : "Scale to " + a.replicas() + " replicas",
-            List.of(a.arithmetic()), true))));
+    out.add(
+        new Finding(
+            kind,
+            "SandboxTemplate " + t.key().namespace() + "/" + t.key().name(),
+            Severity.TICKET,
+            now,
+            now,
+            "Demand of "
+                + fmt(rate)
+                + " claims/s with a refill p95 of "
+                + fmt(p95)
+                + " s needs "
+                + a.replicas()
+                + " warm members; the pools hold "
+                + t.pool().replicas()
+                + ".",
+            ev,
+            List.of(),
+            List.of(
+                new Proposal(
+                    shard ? "ShardPool" : "ScalePool",
+                    shard
+                        ? "Shard into "
+                            + a.pools()
+                            + " pools of "
+                            + a.replicasPerPool()
+                            + " with max-refill-rate ≥ "
+                            + a.refillRatePerPool()
+                            + "/s each"
+                        : "Scale to " + a.replicas() + " replicas",
+                    List.of(a.arithmetic()),
+                    true))));
   }
 
   // ---- RefillStalled
@@ -305,45 +460,91 @@ final class Diagnoser {
     FleetSnapshot.WatchLag lag = snap.watchLag().get(Kind.SANDBOX);
     List<Evidence> ev = new ArrayList<>();
     ev.add(Evidence.of("deficit", deficit, p.replicas() + " replicas − " + ms.size() + " members"));
-    ev.add(Evidence.of("lastMemberCreatedAt", newest, Duration.between(newest, now).toSeconds() + " s ago"));
+    ev.add(
+        Evidence.of(
+            "lastMemberCreatedAt", newest, Duration.between(newest, now).toSeconds() + " s ago"));
     if (lag != null) {
-      ev.add(Evidence.of("sandboxWatchLagMax5m", fmt(lag.max5m().toMillis() / 1000.0) + " s",
-          "last " + fmt(lag.last().toMillis() / 1000.0) + " s"));
+      ev.add(
+          Evidence.of(
+              "sandboxWatchLagMax5m",
+              fmt(lag.max5m().toMillis() / 1000.0) + " s",
+              "last " + fmt(lag.last().toMillis() / 1000.0) + " s"));
     }
-    out.add(new Finding(FindingKind.REFILL_STALLED, "SandboxWarmPool " + p.ref(), Severity.TICKET, newest, now,
-        p.ref() + " is " + deficit + " below spec.replicas and created no member for "
-            + Duration.between(newest, now).toSeconds() + " s: refill is stalled (expectations gate waiting for "
-            + "unobserved creates, watch lag, or max-refill-rate).",
-        ev, List.of(), List.of(new Proposal("SetRefillPacing",
-            "Check watch lag and the controller log line 'Skipping sandbox creation: waiting for in-flight creates/deletes'; "
-                + "raise --sandbox-warm-pool-max-refill-rate if pacing holds the pool back",
-            List.of(), false))));
+    out.add(
+        new Finding(
+            FindingKind.REFILL_STALLED,
+            "SandboxWarmPool " + p.ref(),
+            Severity.TICKET,
+            newest,
+            now,
+            p.ref()
+                + " is "
+                + deficit
+                + " below spec.replicas and created no member for "
+                + Duration.between(newest, now).toSeconds()
+                + " s: refill is stalled (expectations gate waiting for "
+                + "unobserved creates, watch lag, or max-refill-rate).",
+            ev,
+            List.of(),
+            List.of(
+                new Proposal(
+                    "SetRefillPacing",
+                    "Check watch lag and the controller log line 'Skipping sandbox creation: waiting for in-flight creates/deletes'; "
+                        + "raise --sandbox-warm-pool-max-refill-rate if pacing holds the pool back",
+                    List.of(),
+                    false))));
   }
 
   private void unschedulable(PoolView p, List<Finding> out) {
     List<String> held = new ArrayList<>();
     for (SandboxView m : members(p)) {
-      if (m.podScheduled() != null && m.podScheduled().isFalse() && "Unschedulable".equals(m.podScheduled().reason())) {
+      if (m.podScheduled() != null
+          && m.podScheduled().isFalse()
+          && "Unschedulable".equals(m.podScheduled().reason())) {
         held.add("Sandbox " + m.ref());
       }
     }
     if (held.isEmpty()) {
       return;
     }
-    out.add(new Finding(FindingKind.MEMBERS_HELD_UNSCHEDULABLE, "SandboxWarmPool " + p.ref(), Severity.TICKET, now, now,
-        held.size() + " members of " + p.ref() + " cannot be scheduled; the controller holds them instead of replacing them.",
-        List.of(Evidence.of("unschedulableMembers", held.size())), held,
-        List.of(Proposal.none("Add capacity or fix the pod's scheduling constraints (node selectors, tolerations, requests)."))));
+    out.add(
+        new Finding(
+            FindingKind.MEMBERS_HELD_UNSCHEDULABLE,
+            "SandboxWarmPool " + p.ref(),
+            Severity.TICKET,
+            now,
+            now,
+            held.size()
+                + " members of "
+                + p.ref()
+                + " cannot be scheduled; the controller holds them instead of replacing them.",
+            List.of(Evidence.of("unschedulableMembers", held.size())),
+            held,
+            List.of(
+                Proposal.none(
+                    "Add capacity or fix the pod's scheduling constraints (node selectors, tolerations, requests)."))));
   }
 
   private void templateMissing(PoolView p, List<Finding> out) {
     if (!Boolean.TRUE.equals(snap.synced().get(Kind.SANDBOX_TEMPLATE)) || template(p) != null) {
       return;
     }
-    out.add(new Finding(FindingKind.TEMPLATE_MISSING, "SandboxWarmPool " + p.ref(), Severity.PAGE, now, now,
-        p.ref() + " references SandboxTemplate " + p.templateName() + ", which does not exist: claims wait with TemplateNotFound.",
-        List.of(Evidence.of("sandboxTemplateRef", p.templateName())), List.of("SandboxWarmPool " + p.ref()),
-        List.of(Proposal.none("Create the template or point spec.sandboxTemplateRef at an existing one."))));
+    out.add(
+        new Finding(
+            FindingKind.TEMPLATE_MISSING,
+            "SandboxWarmPool " + p.ref(),
+            Severity.PAGE,
+            now,
+            now,
+            p.ref()
+                + " references SandboxTemplate "
+                + p.templateName()
+                + ", which does not exist: claims wait with TemplateNotFound.",
+            List.of(Evidence.of("sandboxTemplateRef", p.templateName())),
+            List.of("SandboxWarmPool " + p.ref()),
+            List.of(
+                Proposal.none(
+                    "Create the template or point spec.sandboxTemplateRef at an existing one."))));
   }
 
   private void resumeFailures(SliSnapshot t, List<Finding> out) {
@@ -351,12 +552,34 @@ final class Diagnoser {
     if (w.resumeErrors() == 0) {
       return;
     }
-    out.add(new Finding(FindingKind.RESUME_FAILURES, "SandboxTemplate " + t.key().namespace() + "/" + t.key().name(),
-        Severity.TICKET, now.minus(w.window()), now,
-        w.resumeErrors() + " of " + w.resumeAttempts() + " resumes failed in the last " + Durations.format(w.window()) + ".",
-        List.of(Evidence.of("resumeErrorRatio", fmt(w.resumeErrorRatio()), w.resumeErrors() + " / " + w.resumeAttempts()),
-            Evidence.of("resumeErrorsTotal", t.totals().resumeError() + " error, " + t.totals().resumeTimeout() + " timeout")),
-        List.of(), List.of(Proposal.none("Inspect the Sandboxes' Ready (ReconcilerError) and Suspended (PodStateUnknown) conditions."))));
+    out.add(
+        new Finding(
+            FindingKind.RESUME_FAILURES,
+            "SandboxTemplate " + t.key().namespace() + "/" + t.key().name(),
+            Severity.TICKET,
+            now.minus(w.window()),
+            now,
+            w.resumeErrors()
+                + " of "
+                + w.resumeAttempts()
+                + " resumes failed in the last "
+                + Durations.format(w.window())
+                + ".",
+            List.of(
+                Evidence.of(
+                    "resumeErrorRatio",
+                    fmt(w.resumeErrorRatio()),
+                    w.resumeErrors() + " / " + w.resumeAttempts()),
+                Evidence.of(
+                    "resumeErrorsTotal",
+                    t.totals().resumeError()
+                        + " error, "
+                        + t.totals().resumeTimeout()
+                        + " timeout")),
+            List.of(),
+            List.of(
+                Proposal.none(
+                    "Inspect the Sandboxes' Ready (ReconcilerError) and Suspended (PodStateUnknown) conditions."))));
   }
 
   // ---- UnsafeTemplate
@@ -367,15 +590,24 @@ final class Diagnoser {
     if (bp == null) {
       return;
     }
-    Map<String, Object> pod = bp.get("podSpec") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    Map<String, Object> pod =
+        bp.get("podSpec") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     List<Evidence> ev = new ArrayList<>();
     Severity sev = Severity.TICKET;
     Object rc = pod.get("runtimeClassName");
     if (rc == null || !cfg.allowedRuntimeClasses().contains(String.valueOf(rc))) {
-      ev.add(Evidence.of("runtimeClassName", rc == null ? "unset" : rc, "allowed: " + String.join(", ", cfg.allowedRuntimeClasses())));
+      ev.add(
+          Evidence.of(
+              "runtimeClassName",
+              rc == null ? "unset" : rc,
+              "allowed: " + String.join(", ", cfg.allowedRuntimeClasses())));
     }
     if (Boolean.TRUE.equals(pod.get("automountServiceAccountToken"))) {
-      ev.add(Evidence.of("automountServiceAccountToken", true, "the service-account token is mounted into every sandbox"));
+      ev.add(
+          Evidence.of(
+              "automountServiceAccountToken",
+              true,
+              "the service-account token is mounted into every sandbox"));
     }
     for (String h : List.of("hostNetwork", "hostPID", "hostIPC")) {
       if (Boolean.TRUE.equals(pod.get(h))) {
@@ -386,7 +618,8 @@ final class Diagnoser {
     for (String key : List.of("initContainers", "containers")) {
       if (pod.get(key) instanceof List<?> cs) {
         for (Object c : cs) {
-          if (c instanceof Map<?, ?> cm && cm.get("securityContext") instanceof Map<?, ?> sc
+          if (c instanceof Map<?, ?> cm
+              && cm.get("securityContext") instanceof Map<?, ?> sc
               && Boolean.TRUE.equals(sc.get("privileged"))) {
             ev.add(Evidence.of("privileged", cm.get("name")));
             sev = Severity.HIGH;
@@ -400,19 +633,40 @@ final class Diagnoser {
       }
     }
     if (!"Disallowed".equals(t.envVarsInjectionPolicy())) {
-      ev.add(Evidence.of("envVarsInjectionPolicy", t.envVarsInjectionPolicy(), "claims may inject env (and cold-start)"));
+      ev.add(
+          Evidence.of(
+              "envVarsInjectionPolicy",
+              t.envVarsInjectionPolicy(),
+              "claims may inject env (and cold-start)"));
     }
     if (!"Disallowed".equals(t.volumeClaimTemplatesPolicy())) {
-      ev.add(Evidence.of("volumeClaimTemplatesPolicy", t.volumeClaimTemplatesPolicy(), "claims may inject volumes"));
+      ev.add(
+          Evidence.of(
+              "volumeClaimTemplatesPolicy",
+              t.volumeClaimTemplatesPolicy(),
+              "claims may inject volumes"));
     }
     if (ev.isEmpty()) {
       return;
     }
-    out.add(new Finding(FindingKind.UNSAFE_TEMPLATE, "SandboxTemplate " + t.ref(), sev, now, now,
-        "Template " + t.ref() + " weakens sandbox isolation or supply-chain pinning in " + ev.size() + " way(s).",
-        ev, List.of("SandboxTemplate " + t.ref()),
-        List.of(Proposal.none("Set an allowed runtimeClassName, pin images by digest, leave automountServiceAccountToken unset "
-            + "or false, and allow env/volume injection only where claims need it."))));
+    out.add(
+        new Finding(
+            FindingKind.UNSAFE_TEMPLATE,
+            "SandboxTemplate " + t.ref(),
+            sev,
+            now,
+            now,
+            "Template "
+                + t.ref()
+                + " weakens sandbox isolation or supply-chain pinning in "
+                + ev.size()
+                + " way(s).",
+            ev,
+            List.of("SandboxTemplate " + t.ref()),
+            List.of(
+                Proposal.none(
+                    "Set an allowed runtimeClassName, pin images by digest, leave automountServiceAccountToken unset "
+                        + "or false, and allow env/volume injection only where claims need it."))));
   }
 
   // ---- ExpiredClaimsAccumulating / NeverExpiringFinishedClaims (C09)
@@ -423,9 +677,16 @@ final class Diagnoser {
     for (ClaimView c : e.claims().values()) {
       if (c.ready() != null && c.ready().isFalse() && "ClaimExpired".equals(c.ready().reason())) {
         expiredByNs.computeIfAbsent(c.ref().namespace(), x -> new ArrayList<>()).add(c);
-      } else if (c.finished() != null && c.finished().isTrue() && c.shutdownPolicy() == null && c.shutdownTime() == null
-          && c.ttlSecondsAfterFinished() == null && c.finished().lastTransitionTime() != null
-          && !c.finished().lastTransitionTime().plus(cfg.finishedWithoutLifecycleWarnAfter()).isAfter(now)) {
+      } else if (c.finished() != null
+          && c.finished().isTrue()
+          && c.shutdownPolicy() == null
+          && c.shutdownTime() == null
+          && c.ttlSecondsAfterFinished() == null
+          && c.finished().lastTransitionTime() != null
+          && !c.finished()
+              .lastTransitionTime()
+              .plus(cfg.finishedWithoutLifecycleWarnAfter())
+              .isAfter(now)) {
         neverByNs.computeIfAbsent(c.ref().namespace(), x -> new ArrayList<>()).add(c);
       }
     }
@@ -437,28 +698,76 @@ final class Diagnoser {
       List<String> all = new ArrayList<>();
       ex.stream().map(c -> "SandboxClaim " + c.ref()).sorted().forEach(all::add);
       never.stream().map(c -> "SandboxClaim " + c.ref()).sorted().forEach(all::add);
-      Proposal delete = new Proposal("DeleteExpiredClaims",
-          "Dry-run list of the " + all.size() + " claims; deletion only on explicit confirmation", all, true);
-      Proposal lifecycle = Proposal.none("Have clients set lifecycle: {shutdownPolicy: Delete, ttlSecondsAfterFinished: 0} on "
-          + "warm-pool claims (maintainers' advice in agent-sandbox#1306); pool-level claimDefaults is only a proposal (#1420).");
+      Proposal delete =
+          new Proposal(
+              "DeleteExpiredClaims",
+              "Dry-run list of the "
+                  + all.size()
+                  + " claims; deletion only on explicit confirmation",
+              all,
+              true);
+      Proposal lifecycle =
+          Proposal.none(
+              "Have clients set lifecycle: {shutdownPolicy: Delete, ttlSecondsAfterFinished: 0} on "
+                  + "warm-pool claims (maintainers' advice in agent-sandbox#1306); pool-level claimDefaults is only a proposal (#1420).");
       if (ex.size() > cfg.expiredRetainedWarnCount()) {
-        ClaimView oldest = ex.stream().min(Comparator.comparing(c -> c.ready().lastTransitionTime() == null
-            ? Instant.MAX : c.ready().lastTransitionTime())).orElseThrow();
-        out.add(new Finding(FindingKind.EXPIRED_CLAIMS_ACCUMULATING, "Namespace " + ns, Severity.TICKET,
-            oldest.ready().lastTransitionTime(), now,
-            ex.size() + " expired claims under shutdownPolicy Retain are kept in " + ns + " and nothing deletes them.",
-            List.of(Evidence.of("expiredRetainedClaims", ex.size(), ex.size() + " > " + cfg.expiredRetainedWarnCount()),
-                Evidence.of("oldestExpiredAt", oldest.ready().lastTransitionTime(), "SandboxClaim " + oldest.ref()),
-                Evidence.of("excludedFromReadinessSli", all.size())),
-            all, List.of(delete, lifecycle)));
+        ClaimView oldest =
+            ex.stream()
+                .min(
+                    Comparator.comparing(
+                        c ->
+                            c.ready().lastTransitionTime() == null
+                                ? Instant.MAX
+                                : c.ready().lastTransitionTime()))
+                .orElseThrow();
+        out.add(
+            new Finding(
+                FindingKind.EXPIRED_CLAIMS_ACCUMULATING,
+                "Namespace " + ns,
+                Severity.TICKET,
+                oldest.ready().lastTransitionTime(),
+                now,
+                ex.size()
+                    + " expired claims under shutdownPolicy Retain are kept in "
+                    + ns
+                    + " and nothing deletes them.",
+                List.of(
+                    Evidence.of(
+                        "expiredRetainedClaims",
+                        ex.size(),
+                        ex.size() + " > " + cfg.expiredRetainedWarnCount()),
+                    Evidence.of(
+                        "oldestExpiredAt",
+                        oldest.ready().lastTransitionTime(),
+                        "SandboxClaim " + oldest.ref()),
+                    Evidence.of("excludedFromReadinessSli", all.size())),
+                all,
+                List.of(delete, lifecycle)));
       }
       if (!never.isEmpty()) {
-        out.add(new Finding(FindingKind.NEVER_EXPIRING_FINISHED_CLAIMS, "Namespace " + ns, Severity.TICKET,
-            never.stream().map(c -> c.finished().lastTransitionTime()).min(Instant::compareTo).orElse(now), now,
-            never.size() + " finished claims in " + ns + " have no spec.lifecycle, so they never expire.",
-            List.of(Evidence.of("neverExpiringFinishedClaims", never.size(),
-                "Finished=True for ≥ " + cfg.finishedWithoutLifecycleWarnAfter().toHours() + " h, no lifecycle")),
-            never.stream().map(c -> "SandboxClaim " + c.ref()).sorted().toList(), List.of(delete, lifecycle)));
+        out.add(
+            new Finding(
+                FindingKind.NEVER_EXPIRING_FINISHED_CLAIMS,
+                "Namespace " + ns,
+                Severity.TICKET,
+                never.stream()
+                    .map(c -> c.finished().lastTransitionTime())
+                    .min(Instant::compareTo)
+                    .orElse(now),
+                now,
+                never.size()
+                    + " finished claims in "
+                    + ns
+                    + " have no spec.lifecycle, so they never expire.",
+                List.of(
+                    Evidence.of(
+                        "neverExpiringFinishedClaims",
+                        never.size(),
+                        "Finished=True for ≥ "
+                            + cfg.finishedWithoutLifecycleWarnAfter().toHours()
+                            + " h, no lifecycle")),
+                never.stream().map(c -> "SandboxClaim " + c.ref()).sorted().toList(),
+                List.of(delete, lifecycle)));
       }
     }
   }
@@ -473,36 +782,62 @@ final class Diagnoser {
       List<Evidence> ev = new ArrayList<>();
       long labels = s.reservedKeys().stream().filter(ReservedKey::isLabel).count();
       long annotations = s.reservedKeys().size() - labels;
-      ev.add(Evidence.of("reservedKeys", s.reservedKeys().size(), labels + " labels, " + annotations + " annotations"));
+      ev.add(
+          Evidence.of(
+              "reservedKeys",
+              s.reservedKeys().size(),
+              labels + " labels, " + annotations + " annotations"));
       for (ReservedKey k : s.reservedKeys()) {
         ev.add(Evidence.of(k.location(), k.key() + "=" + k.value()));
         if (k.key().equals(Labels.SANDBOX_NAME_HASH)) {
           for (SandboxView other : e.sandboxes().values()) {
-            if (other != s && other.ref().namespace().equals(s.ref().namespace())
+            if (other != s
+                && other.ref().namespace().equals(s.ref().namespace())
                 && NameHash.of(other.ref().name()).equals(k.value())) {
-              ev.add(Evidence.of("selectorHijack", k.value() + " = NameHash(\"" + other.ref().name() + "\")",
-                  "an attempt to capture " + other.ref().name() + "'s Service traffic"));
+              ev.add(
+                  Evidence.of(
+                      "selectorHijack",
+                      k.value() + " = NameHash(\"" + other.ref().name() + "\")",
+                      "an attempt to capture " + other.ref().name() + "'s Service traffic"));
             }
           }
         }
         if (k.key().equals(Labels.WARM_POOL_SANDBOX)) {
           for (PoolView p : e.pools().values()) {
-            if (p.ref().namespace().equals(s.ref().namespace()) && NameHash.of(p.ref().name()).equals(k.value())) {
-              ev.add(Evidence.of("poolMembershipClaimed", p.ref().name(),
-                  "excluded from warm capacity and warm-hit: no ownerReference to the pool"));
+            if (p.ref().namespace().equals(s.ref().namespace())
+                && NameHash.of(p.ref().name()).equals(k.value())) {
+              ev.add(
+                  Evidence.of(
+                      "poolMembershipClaimed",
+                      p.ref().name(),
+                      "excluded from warm capacity and warm-hit: no ownerReference to the pool"));
             }
           }
         }
       }
-      boolean old = cfg.controllerVersion() != null && versionBefore(cfg.controllerVersion(), 0, 5, 0);
-      out.add(new Finding(FindingKind.RESERVED_LABEL_ON_USER_OBJECT, "Sandbox " + s.ref(), old ? Severity.CRITICAL : Severity.HIGH,
-          now, now,
-          "Sandbox " + s.ref() + " has no ownerReference but carries " + s.reservedKeys().size()
-              + " reserved agents.x-k8s.io keys; membership comes from ownerReferences, so it is not counted"
-              + (old ? ", and controllers before v0.5.0 copy these labels to the Pod (#894)." : "."),
-          ev, List.of("Sandbox " + s.ref()),
-          List.of(Proposal.none("Add an admission policy (ValidatingAdmissionPolicy) that denies agents.x-k8s.io/ and "
-              + "extensions.agents.x-k8s.io/ keys for principals other than the controller; no automatic deletion."))));
+      boolean old =
+          cfg.controllerVersion() != null && versionBefore(cfg.controllerVersion(), 0, 5, 0);
+      out.add(
+          new Finding(
+              FindingKind.RESERVED_LABEL_ON_USER_OBJECT,
+              "Sandbox " + s.ref(),
+              old ? Severity.CRITICAL : Severity.HIGH,
+              now,
+              now,
+              "Sandbox "
+                  + s.ref()
+                  + " has no ownerReference but carries "
+                  + s.reservedKeys().size()
+                  + " reserved agents.x-k8s.io keys; membership comes from ownerReferences, so it is not counted"
+                  + (old
+                      ? ", and controllers before v0.5.0 copy these labels to the Pod (#894)."
+                      : "."),
+              ev,
+              List.of("Sandbox " + s.ref()),
+              List.of(
+                  Proposal.none(
+                      "Add an admission policy (ValidatingAdmissionPolicy) that denies agents.x-k8s.io/ and "
+                          + "extensions.agents.x-k8s.io/ keys for principals other than the controller; no automatic deletion."))));
     }
   }
 
@@ -514,7 +849,10 @@ final class Diagnoser {
   static boolean claimsControllerIdentity(SandboxView s) {
     for (ReservedKey k : s.reservedKeys()) {
       switch (k.key()) {
-        case Labels.WARM_POOL_SANDBOX, Labels.SANDBOX_TEMPLATE_HASH, Labels.CLAIM_UID, Labels.SANDBOX_NAME_HASH -> {
+        case Labels.WARM_POOL_SANDBOX,
+            Labels.SANDBOX_TEMPLATE_HASH,
+            Labels.CLAIM_UID,
+            Labels.SANDBOX_NAME_HASH -> {
           return true;
         }
         case Labels.CREATED_BY -> {
@@ -527,7 +865,7 @@ final class Diagnoser {
             return true;
           }
         }
-        default -> { }
+        default -> {}
       }
     }
     return false;
@@ -537,7 +875,11 @@ final class Diagnoser {
     String s = v.startsWith("v") ? v.substring(1) : v;
     String[] p = s.split("[.-]");
     try {
-      int[] x = {Integer.parseInt(p[0]), p.length > 1 ? Integer.parseInt(p[1]) : 0, p.length > 2 ? Integer.parseInt(p[2]) : 0};
+      int[] x = {
+        Integer.parseInt(p[0]),
+        p.length > 1 ? Integer.parseInt(p[1]) : 0,
+        p.length > 2 ? Integer.parseInt(p[2]) : 0
+      };
       int[] y = {major, minor, patch};
       for (int i = 0; i < 3; i++) {
         if (x[i] != y[i]) {

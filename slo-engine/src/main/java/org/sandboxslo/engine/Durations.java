@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses Prometheus-style durations ({@code 500ms}, {@code 10s}, {@code 5m}, {@code 1h}, {@code 28d}). */
+/**
+ * Parses Prometheus-style durations ({@code 500ms}, {@code 10s}, {@code 5m}, {@code 1h}, {@code
+ * 28d}).
+ */
 public final class Durations {
   private Durations() {}
 

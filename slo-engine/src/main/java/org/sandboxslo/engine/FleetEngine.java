@@ -38,17 +38,17 @@ import org.sandboxslo.engine.slo.SloStatus;
 import org.sandboxslo.engine.upstream.Labels;
 
 /**
- * Fleet state → SLI windows. Pure and synchronous: a function of the applied events and the
- * {@code now} passed to {@link #snapshot(Instant)}; no I/O, no threads, no wall clock. Not
- * thread-safe: one owner thread applies events and takes snapshots.
+ * Fleet state → SLI windows. Pure and synchronous: a function of the applied events and the {@code
+ * now} passed to {@link #snapshot(Instant)}; no I/O, no threads, no wall clock. Not thread-safe:
+ * one owner thread applies events and takes snapshots.
  *
  * <p>Counting rules (DESIGN.md "The SLIs, defined exactly"):
  *
  * <ul>
- *   <li>A claim is counted once per UID, when it is first seen with a Ready time
- *       ({@code claim-first-ready-at}, else the Ready condition), at that time. Launch type comes
- *       from the assigned Sandbox's {@code launch-type} label; when that Sandbox has not been seen,
- *       from upstream's naming rule (a cold Sandbox is named exactly like its claim, an adopted one
+ *   <li>A claim is counted once per UID, when it is first seen with a Ready time ({@code
+ *       claim-first-ready-at}, else the Ready condition), at that time. Launch type comes from the
+ *       assigned Sandbox's {@code launch-type} label; when that Sandbox has not been seen, from
+ *       upstream's naming rule (a cold Sandbox is named exactly like its claim, an adopted one
  *       keeps its pool-generated name). Relists and duplicate events never count twice.
  *   <li>Claim-to-ready latency = Ready time − first seen ({@code controller-first-observed-at},
  *       else creationTimestamp). RFC3339Nano annotations when present; else 1 s object times.
@@ -57,8 +57,8 @@ import org.sandboxslo.engine.upstream.Labels;
  *       at Ready=True (success), Ready=False/ReconcilerError or Suspended=Unknown/PodStateUnknown
  *       (error), or when not Ready within the resume timeout (timeout). Both ends on the console
  *       clock (receive time), so watch lag cancels out.
- *   <li>Pool membership is by controller ownerReference only; a member is stale when its
- *       semantic blueprint digest differs from the template's.
+ *   <li>Pool membership is by controller ownerReference only; a member is stale when its semantic
+ *       blueprint digest differs from the template's.
  * </ul>
  */
 public final class FleetEngine {
@@ -71,24 +71,34 @@ public final class FleetEngine {
   private final Map<ObjectRef, ClaimView> claims = new HashMap<>();
   private final Set<String> countedClaims = new HashSet<>();
   private final Set<String> countedMembers = new HashSet<>();
+
   /** Claims Ready but not yet attributable to a template (their pool not seen yet). */
   private final Map<String, ObjectRef> pendingClaims = new LinkedHashMap<>();
+
   /** Sandbox UID → resume start (console clock). */
   private final Map<String, Instant> resumes = new HashMap<>();
+
   private final Map<SliKey, SliSeries> series = new HashMap<>();
   private final Map<String, Instant> newestServerTime = new HashMap<>();
   private final EnumMap<Kind, Boolean> synced = new EnumMap<>(Kind.class);
   private final EnumMap<Kind, LagTracker> lag = new EnumMap<>(Kind.class);
   private long duplicatesIgnored;
   private final Map<String, SloLedger> slos = new LinkedHashMap<>();
+
   /** Last observed blueprint change per template (digest differs from the previous view). */
   final Map<ObjectRef, TemplateChange> templateChanges = new HashMap<>();
+
   /** Upstream hash label of the newest member created after the last observed change. */
   private final Map<ObjectRef, String[]> learnedHash = new HashMap<>();
+
   /** Warm claims handed a stale member, most recent last (bounded). */
   final List<ServedStale> servedStale = new ArrayList<>();
-  /** Cold starts forced by env/volumeClaimTemplates, by claim UID (bounded by the longest window). */
+
+  /**
+   * Cold starts forced by env/volumeClaimTemplates, by claim UID (bounded by the longest window).
+   */
   final Map<String, ForcedCold> forcedCold = new LinkedHashMap<>();
+
   /** Claims with env/volumeClaimTemplates not yet counted → idle Ready members at arrival. */
   private final Map<String, Integer> idleAtArrival = new HashMap<>();
 
@@ -101,14 +111,30 @@ public final class FleetEngine {
    * @param newImages images after
    * @param oldDigest semantic digest before
    */
-  record TemplateChange(Instant at, long generation, List<String> oldImages, List<String> newImages, String oldDigest) {}
+  record TemplateChange(
+      Instant at,
+      long generation,
+      List<String> oldImages,
+      List<String> newImages,
+      String oldDigest) {}
 
   /** A warm claim served by a stale member. */
-  record ServedStale(ObjectRef claim, String sandbox, List<String> memberImages, List<String> templateImages,
-      Duration afterChange, Instant at) {}
+  record ServedStale(
+      ObjectRef claim,
+      String sandbox,
+      List<String> memberImages,
+      List<String> templateImages,
+      Duration afterChange,
+      Instant at) {}
 
   /** A cold start forced by the request shape. */
-  record ForcedCold(ObjectRef claim, String cause, String createdBy, String pool, String template, Instant readyAt,
+  record ForcedCold(
+      ObjectRef claim,
+      String cause,
+      String createdBy,
+      String pool,
+      String template,
+      Instant readyAt,
       int idleReadyMembers) {}
 
   /** The engine's templates (read-only view for diagnoses). */
@@ -136,21 +162,28 @@ public final class FleetEngine {
    * that member's (so pure additions to the template are caught too).
    */
   boolean isStale(SandboxView member, TemplateView t) {
-    if (t == null || member.blueprintDigest() == null || t.blueprintDigest().equals(member.blueprintDigest())) {
+    if (t == null
+        || member.blueprintDigest() == null
+        || t.blueprintDigest().equals(member.blueprintDigest())) {
       return false;
     }
     if (member.blueprint() != null && t.blueprint() != null) {
-      if (org.sandboxslo.engine.upstream.Blueprints.contradicts(member.blueprint(), t.blueprint())) {
+      if (org.sandboxslo.engine.upstream.Blueprints.contradicts(
+          member.blueprint(), t.blueprint())) {
         return true;
       }
       String[] learned = learnedHash.get(t.ref());
-      return learned != null && member.templateHashLabel() != null && !learned[0].equals(member.templateHashLabel());
+      return learned != null
+          && member.templateHashLabel() != null
+          && !learned[0].equals(member.templateHashLabel());
     }
     return true;
   }
 
   private void learnHash(SandboxView s) {
-    if (s.templateHashLabel() == null || s.createdAt() == null || s.owner() == null
+    if (s.templateHashLabel() == null
+        || s.createdAt() == null
+        || s.owner() == null
         || !"SandboxWarmPool".equals(s.owner().kind())) {
       return;
     }
@@ -209,9 +242,17 @@ public final class FleetEngine {
     trackLag(v, u.serverTime(), u.receivedAt());
     if (v instanceof TemplateView t) {
       TemplateView before = templates.put(t.ref(), t);
-      if (before != null && Objects.equals(before.uid(), t.uid()) && !before.blueprintDigest().equals(t.blueprintDigest())) {
-        templateChanges.put(t.ref(), new TemplateChange(u.receivedAt(), t.generation(), before.images(), t.images(),
-            before.blueprintDigest()));
+      if (before != null
+          && Objects.equals(before.uid(), t.uid())
+          && !before.blueprintDigest().equals(t.blueprintDigest())) {
+        templateChanges.put(
+            t.ref(),
+            new TemplateChange(
+                u.receivedAt(),
+                t.generation(),
+                before.images(),
+                t.images(),
+                before.blueprintDigest()));
         learnedHash.remove(t.ref());
       }
     } else if (v instanceof PoolView p) {
@@ -337,7 +378,9 @@ public final class FleetEngine {
   }
 
   private String poolOf(SandboxView s) {
-    return s.owner() != null && "SandboxWarmPool".equals(s.owner().kind()) ? s.owner().name() : null;
+    return s.owner() != null && "SandboxWarmPool".equals(s.owner().kind())
+        ? s.owner().name()
+        : null;
   }
 
   private String templateOfSandbox(SandboxView s, ObjectRef poolRef) {
@@ -355,7 +398,9 @@ public final class FleetEngine {
   // ---- claims: warm-hit and claim-to-ready
 
   private void onClaim(ClaimView c) {
-    if (c.uid() != null && !countedClaims.contains(c.uid()) && (c.setsEnv() || c.setsVolumeClaimTemplates())) {
+    if (c.uid() != null
+        && !countedClaims.contains(c.uid())
+        && (c.setsEnv() || c.setsVolumeClaimTemplates())) {
       // idle Ready members when the claim arrived: what a warm launch could have used
       idleAtArrival.putIfAbsent(c.uid(), idleReadyMembers(c.ref().namespace(), c.warmPoolName()));
     }
@@ -375,7 +420,10 @@ public final class FleetEngine {
     while (it.hasNext()) {
       Map.Entry<String, ObjectRef> e = it.next();
       ClaimView c = claims.get(e.getValue());
-      if (c == null || !e.getKey().equals(c.uid()) || countedClaims.contains(c.uid()) || tryCount(c)) {
+      if (c == null
+          || !e.getKey().equals(c.uid())
+          || countedClaims.contains(c.uid())
+          || tryCount(c)) {
         it.remove();
       }
     }
@@ -384,7 +432,8 @@ public final class FleetEngine {
   /** Counts the claim if its template can be resolved; false when it must wait. */
   private boolean tryCount(ClaimView c) {
     String ns = c.ref().namespace();
-    SandboxView sb = c.sandboxName() == null ? null : sandboxes.get(new ObjectRef(ns, c.sandboxName()));
+    SandboxView sb =
+        c.sandboxName() == null ? null : sandboxes.get(new ObjectRef(ns, c.sandboxName()));
     String template = sb != null ? sb.templateName() : null;
     if (template == null && c.warmPoolName() != null) {
       PoolView p = pools.get(new ObjectRef(ns, c.warmPoolName()));
@@ -414,14 +463,21 @@ public final class FleetEngine {
     return true;
   }
 
-  private void noteDiagnosisFacts(ClaimView c, SandboxView sb, String template, boolean warm, Instant readyAt) {
+  private void noteDiagnosisFacts(
+      ClaimView c, SandboxView sb, String template, boolean warm, Instant readyAt) {
     String ns = c.ref().namespace();
     TemplateView t = templates.get(new ObjectRef(ns, template));
     if (warm && sb != null && t != null && isStale(sb, t)) {
       TemplateChange ch = templateChanges.get(t.ref());
       Instant seen = c.firstSeen() != null ? c.firstSeen() : readyAt;
-      servedStale.add(new ServedStale(c.ref(), sb.ref().name(), sb.images(), t.images(),
-          ch == null ? null : Duration.between(ch.at(), seen), readyAt));
+      servedStale.add(
+          new ServedStale(
+              c.ref(),
+              sb.ref().name(),
+              sb.images(),
+              t.images(),
+              ch == null ? null : Duration.between(ch.at(), seen),
+              readyAt));
       if (servedStale.size() > 1000) {
         servedStale.remove(0);
       }
@@ -429,8 +485,16 @@ public final class FleetEngine {
     Integer atArrival = idleAtArrival.remove(c.uid());
     if (!warm && (c.setsEnv() || c.setsVolumeClaimTemplates())) {
       int idle = atArrival != null ? atArrival : idleReadyMembers(ns, c.warmPoolName());
-      forcedCold.put(c.uid(), new ForcedCold(c.ref(), c.setsEnv() ? "spec.env" : "spec.volumeClaimTemplates",
-          c.createdBy() == null ? "unknown" : c.createdBy(), c.warmPoolName(), template, readyAt, idle));
+      forcedCold.put(
+          c.uid(),
+          new ForcedCold(
+              c.ref(),
+              c.setsEnv() ? "spec.env" : "spec.volumeClaimTemplates",
+              c.createdBy() == null ? "unknown" : c.createdBy(),
+              c.warmPoolName(),
+              template,
+              readyAt,
+              idle));
     }
   }
 
@@ -459,7 +523,8 @@ public final class FleetEngine {
   }
 
   private SliSeries seriesOf(SliKey key) {
-    return series.computeIfAbsent(key, k -> new SliSeries(config.bucketWidth(), fineSpan(), coarseWidth()));
+    return series.computeIfAbsent(
+        key, k -> new SliSeries(config.bucketWidth(), fineSpan(), coarseWidth()));
   }
 
   /** The shortest window keeps full resolution; older data is rolled up (see {@link SliSeries}). */
@@ -482,7 +547,8 @@ public final class FleetEngine {
    * reserved-label spoofing, most severe first. Takes a snapshot (so it advances time like {@link
    * #snapshot(Instant)}).
    */
-  public List<org.sandboxslo.engine.finding.Finding> findings(Instant now, org.sandboxslo.engine.finding.DiagnosisConfig config) {
+  public List<org.sandboxslo.engine.finding.Finding> findings(
+      Instant now, org.sandboxslo.engine.finding.DiagnosisConfig config) {
     return new Diagnoser(this, config, now, snapshot(now)).run();
   }
 
@@ -505,18 +571,20 @@ public final class FleetEngine {
         continue;
       }
       if (s.ownedByPool(pool.name())) {
-        members.add(new org.sandboxslo.engine.remediation.PoolMember(s.ref().name(), s.uid(), s.isReady(),
-            isStale(s, t), null));
+        members.add(
+            new org.sandboxslo.engine.remediation.PoolMember(
+                s.ref().name(), s.uid(), s.isReady(), isStale(s, t), null));
       } else if ("SandboxClaim".equals(s.owner().kind())) {
         ClaimView c = claims.get(new ObjectRef(pool.namespace(), s.owner().name()));
         if (c != null && pool.name().equals(c.warmPoolName())) {
-          members.add(new org.sandboxslo.engine.remediation.PoolMember(s.ref().name(), s.uid(), s.isReady(),
-              isStale(s, t), c.ref().name()));
+          members.add(
+              new org.sandboxslo.engine.remediation.PoolMember(
+                  s.ref().name(), s.uid(), s.isReady(), isStale(s, t), c.ref().name()));
         }
       }
     }
-    return new org.sandboxslo.engine.remediation.PoolState(pool, p.templateName(), p.replicas(),
-        p.updateStrategy(), members);
+    return new org.sandboxslo.engine.remediation.PoolState(
+        pool, p.templateName(), p.replicas(), p.updateStrategy(), members);
   }
 
   /**
@@ -529,8 +597,11 @@ public final class FleetEngine {
     for (ClaimView c : claims.values()) {
       if (c.ready() != null && c.ready().isFalse() && "ClaimExpired".equals(c.ready().reason())) {
         out.computeIfAbsent(c.ref().namespace(), x -> new long[2])[0]++;
-      } else if (c.finished() != null && c.finished().isTrue() && c.shutdownPolicy() == null
-          && c.shutdownTime() == null && c.ttlSecondsAfterFinished() == null
+      } else if (c.finished() != null
+          && c.finished().isTrue()
+          && c.shutdownPolicy() == null
+          && c.shutdownTime() == null
+          && c.ttlSecondsAfterFinished() == null
           && c.finished().lastTransitionTime() != null
           && !c.finished().lastTransitionTime().plus(finishedFor).isAfter(now)) {
         out.computeIfAbsent(c.ref().namespace(), x -> new long[2])[1]++;
@@ -581,7 +652,13 @@ public final class FleetEngine {
     return out;
   }
 
-  private void feedClaim(String ns, String template, Instant readyAt, boolean warm, Duration latency, boolean eligible) {
+  private void feedClaim(
+      String ns,
+      String template,
+      Instant readyAt,
+      boolean warm,
+      Duration latency,
+      boolean eligible) {
     for (SloLedger l : slos.values()) {
       SloDefinition d = l.definition();
       if (!d.selects(ns, template)) {
@@ -612,7 +689,9 @@ public final class FleetEngine {
       }
       for (PoolView p : pools.values()) {
         PoolGauge g = gauges.get(p.ref());
-        if (g != null && g.readyFractionCurrentTemplate() != null && d.selects(p.ref().namespace(), p.templateName())) {
+        if (g != null
+            && g.readyFractionCurrentTemplate() != null
+            && d.selects(p.ref().namespace(), p.templateName())) {
           l.recordSlice(now, g.readyFractionCurrentTemplate() >= d.readyFloor());
         }
       }
@@ -622,9 +701,8 @@ public final class FleetEngine {
   // ---- snapshot
 
   /**
-   * The SLIs at {@code now}. Advances the engine's notion of time: resumes pending longer than
-   * the resume timeout are closed as timeouts, and buckets older than the longest window are
-   * evicted.
+   * The SLIs at {@code now}. Advances the engine's notion of time: resumes pending longer than the
+   * resume timeout are closed as timeouts, and buckets older than the longest window are evicted.
    */
   public FleetSnapshot snapshot(Instant now) {
     Objects.requireNonNull(now, "now");
@@ -660,7 +738,12 @@ public final class FleetEngine {
         gs.add(poolGauges.get(new ObjectRef(t.namespace(), pn)));
       }
       templateSnaps.add(
-          snap(SliKey.template(t.namespace(), t.name()), templates.containsKey(t), List.copyOf(poolNames), sum(gs), now));
+          snap(
+              SliKey.template(t.namespace(), t.name()),
+              templates.containsKey(t),
+              List.copyOf(poolNames),
+              sum(gs),
+              now));
       templatesByNs.computeIfAbsent(t.namespace(), x -> new TreeSet<>()).add(t.name());
       gaugesByNs.computeIfAbsent(t.namespace(), x -> new ArrayList<>()).addAll(gs);
     }
@@ -668,15 +751,24 @@ public final class FleetEngine {
     List<SliSnapshot> poolSnaps = new ArrayList<>();
     for (PoolView p : new TreeMap<>(pools).values()) {
       poolSnaps.add(
-          snap(SliKey.pool(p.ref().namespace(), p.ref().name()), true, List.of(p.templateName()), poolGauges.get(p.ref()), now));
+          snap(
+              SliKey.pool(p.ref().namespace(), p.ref().name()),
+              true,
+              List.of(p.templateName()),
+              poolGauges.get(p.ref()),
+              now));
       templatesByNs.computeIfAbsent(p.ref().namespace(), x -> new TreeSet<>());
     }
 
     List<SliSnapshot> nsSnaps = new ArrayList<>();
     for (Map.Entry<String, TreeSet<String>> e : templatesByNs.entrySet()) {
       nsSnaps.add(
-          snap(SliKey.namespace(e.getKey()), true, List.copyOf(e.getValue()),
-              sum(gaugesByNs.getOrDefault(e.getKey(), List.of())), now));
+          snap(
+              SliKey.namespace(e.getKey()),
+              true,
+              List.copyOf(e.getValue()),
+              sum(gaugesByNs.getOrDefault(e.getKey(), List.of())),
+              now));
     }
 
     Map<Kind, FleetSnapshot.WatchLag> lags = new EnumMap<>(Kind.class);
@@ -684,13 +776,15 @@ public final class FleetEngine {
     return new FleetSnapshot(now, templateSnaps, poolSnaps, nsSnaps, synced, lags);
   }
 
-  private SliSnapshot snap(SliKey key, boolean exists, List<String> related, PoolGauge gauge, Instant now) {
+  private SliSnapshot snap(
+      SliKey key, boolean exists, List<String> related, PoolGauge gauge, Instant now) {
     SliSeries s = series.get(key);
     List<WindowSlis> windows = new ArrayList<>();
     for (Duration w : config.windows()) {
       windows.add(s == null ? empty(w) : s.window(now, w));
     }
-    return new SliSnapshot(key, exists, related, gauge, windows, s == null ? Totals.ZERO : s.totals());
+    return new SliSnapshot(
+        key, exists, related, gauge, windows, s == null ? Totals.ZERO : s.totals());
   }
 
   private static WindowSlis empty(Duration w) {
@@ -720,7 +814,8 @@ public final class FleetEngine {
     for (SandboxView s : sandboxes.values()) {
       if (s.owner() != null && "SandboxWarmPool".equals(s.owner().kind()) && !s.deleting()) {
         members
-            .computeIfAbsent(new ObjectRef(s.ref().namespace(), s.owner().name()), x -> new ArrayList<>())
+            .computeIfAbsent(
+                new ObjectRef(s.ref().namespace(), s.owner().name()), x -> new ArrayList<>())
             .add(s);
       }
     }
@@ -749,12 +844,23 @@ public final class FleetEngine {
       }
       int replicas = p.replicas();
       Double upstream =
-          replicas == 0 || p.statusReadyReplicas() == null ? null : (double) p.statusReadyReplicas() / replicas;
+          replicas == 0 || p.statusReadyReplicas() == null
+              ? null
+              : (double) p.statusReadyReplicas() / replicas;
       Double current = replicas == 0 ? null : (double) readyCurrent / replicas;
       out.put(
           p.ref(),
-          new PoolGauge(replicas, p.statusReplicas(), p.statusReadyReplicas(), upstream, total, ready,
-              readyCurrent, current, stale, total - ready));
+          new PoolGauge(
+              replicas,
+              p.statusReplicas(),
+              p.statusReadyReplicas(),
+              upstream,
+              total,
+              ready,
+              readyCurrent,
+              current,
+              stale,
+              total - ready));
     }
     return out;
   }
@@ -784,7 +890,17 @@ public final class FleetEngine {
     }
     Double upstream = replicas == 0 || statusReady == null ? null : (double) statusReady / replicas;
     Double current = replicas == 0 ? null : (double) readyCurrent / replicas;
-    return new PoolGauge(replicas, statusReplicas, statusReady, upstream, members, ready, readyCurrent, current, stale, notReady);
+    return new PoolGauge(
+        replicas,
+        statusReplicas,
+        statusReady,
+        upstream,
+        members,
+        ready,
+        readyCurrent,
+        current,
+        stale,
+        notReady);
   }
 
   /** Watch lag of one kind: last value and per-bucket maxima over the last 5 minutes. */
@@ -805,7 +921,8 @@ public final class FleetEngine {
 
     FleetSnapshot.WatchLag view(Instant now) {
       Instant from = now.minus(LAG_HORIZON);
-      long idx = Math.floorDiv(from.getEpochSecond() * 1_000_000_000L + from.getNano(), bucketNanos);
+      long idx =
+          Math.floorDiv(from.getEpochSecond() * 1_000_000_000L + from.getNano(), bucketNanos);
       maxima.headMap(idx, false).clear();
       Duration max = maxima.values().stream().max(Duration::compareTo).orElse(Duration.ZERO);
       return new FleetSnapshot.WatchLag(last, max);

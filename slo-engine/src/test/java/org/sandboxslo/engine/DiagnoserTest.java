@@ -31,20 +31,55 @@ import org.sandboxslo.engine.upstream.Blueprints;
 /** Diagnoses on hand-built timelines (the replayed cases are tested in console-ui). */
 class DiagnoserTest {
   static TemplateView template(String name, Map<String, Object> spec, String env, String rv) {
-    return new TemplateView(new ObjectRef(NS, name), "uid-" + name, rv, 1, Blueprints.digest(spec), env, null,
-        Blueprints.images(spec), Blueprints.canonical(spec));
+    return new TemplateView(
+        new ObjectRef(NS, name),
+        "uid-" + name,
+        rv,
+        1,
+        Blueprints.digest(spec),
+        env,
+        null,
+        Blueprints.images(spec),
+        Blueprints.canonical(spec));
   }
 
-  static SandboxView member(String name, String pool, Map<String, Object> spec, Double readyS, ConditionView scheduled, String rv) {
-    return new SandboxView(new ObjectRef(NS, name), "uid-" + name, rv, at(0),
-        new OwnerView("SandboxWarmPool", pool, "uid-" + pool), "warm", "controller", "tpl", "h", null,
-        Blueprints.digest(spec), "Running",
-        readyS == null ? new ConditionView("False", "DependenciesNotReady", at(0)) : new ConditionView("True", "DependenciesReady", at(readyS)),
-        null, scheduled, null, false, null, Blueprints.images(spec), Blueprints.canonical(spec), List.of());
+  static SandboxView member(
+      String name,
+      String pool,
+      Map<String, Object> spec,
+      Double readyS,
+      ConditionView scheduled,
+      String rv) {
+    return new SandboxView(
+        new ObjectRef(NS, name),
+        "uid-" + name,
+        rv,
+        at(0),
+        new OwnerView("SandboxWarmPool", pool, "uid-" + pool),
+        "warm",
+        "controller",
+        "tpl",
+        "h",
+        null,
+        Blueprints.digest(spec),
+        "Running",
+        readyS == null
+            ? new ConditionView("False", "DependenciesNotReady", at(0))
+            : new ConditionView("True", "DependenciesReady", at(readyS)),
+        null,
+        scheduled,
+        null,
+        false,
+        null,
+        Blueprints.images(spec),
+        Blueprints.canonical(spec),
+        List.of());
   }
 
   static List<Finding> of(FleetEngine e, FindingKind k, double nowS) {
-    return e.findings(at(nowS), DiagnosisConfig.defaults()).stream().filter(f -> f.kind() == k).toList();
+    return e.findings(at(nowS), DiagnosisConfig.defaults()).stream()
+        .filter(f -> f.kind() == k)
+        .toList();
   }
 
   @Test
@@ -65,9 +100,18 @@ class DiagnoserTest {
     assertEquals("1.00", f.evidence("staleFraction"));
     assertEquals("podSpec.containers", f.evidence("differingFields"));
     // max(1, floor(0.34 × 4)) = 1 → one member per batch
-    assertEquals(List.of("delete m1", "wait until 1 replacement is Ready", "delete m2", "wait until 1 replacement is Ready",
-        "delete m3", "wait until 1 replacement is Ready", "delete m4", "wait until 1 replacement is Ready",
-        "never touch members owned by a claim; keep at least 3 of 4 members Ready throughout"), f.proposals().get(0).steps());
+    assertEquals(
+        List.of(
+            "delete m1",
+            "wait until 1 replacement is Ready",
+            "delete m2",
+            "wait until 1 replacement is Ready",
+            "delete m3",
+            "wait until 1 replacement is Ready",
+            "delete m4",
+            "wait until 1 replacement is Ready",
+            "never touch members owned by a claim; keep at least 3 of 4 members Ready throughout"),
+        f.proposals().get(0).steps());
     FleetEngine wide = new FleetEngine(EngineConfig.defaults());
     wide.apply(up(template("tpl", spec("img:2"), null, "1"), 0));
     wide.apply(up(pool("pool", "tpl", 10, 10), 0));
@@ -83,12 +127,36 @@ class DiagnoserTest {
   @Test
   void unsafeTemplateNamesEveryWeakness() {
     FleetEngine e = new FleetEngine(EngineConfig.defaults());
-    Map<String, Object> bad = Map.of("podTemplate", Map.of("spec", Map.of(
-        "hostNetwork", true, "automountServiceAccountToken", true,
-        "containers", List.of(Map.of("name", "main", "image", "img:latest", "securityContext", Map.of("privileged", true))))));
+    Map<String, Object> bad =
+        Map.of(
+            "podTemplate",
+            Map.of(
+                "spec",
+                Map.of(
+                    "hostNetwork",
+                    true,
+                    "automountServiceAccountToken",
+                    true,
+                    "containers",
+                    List.of(
+                        Map.of(
+                            "name",
+                            "main",
+                            "image",
+                            "img:latest",
+                            "securityContext",
+                            Map.of("privileged", true))))));
     e.apply(up(template("bad", bad, "Allowed", "1"), 0));
-    Map<String, Object> good = Map.of("podTemplate", Map.of("spec", Map.of("runtimeClassName", "gvisor",
-        "containers", List.of(Map.of("name", "main", "image", "img@sha256:" + "a".repeat(64))))));
+    Map<String, Object> good =
+        Map.of(
+            "podTemplate",
+            Map.of(
+                "spec",
+                Map.of(
+                    "runtimeClassName",
+                    "gvisor",
+                    "containers",
+                    List.of(Map.of("name", "main", "image", "img@sha256:" + "a".repeat(64))))));
     e.apply(up(template("good", good, null, "1"), 0));
     List<Finding> fs = of(e, FindingKind.UNSAFE_TEMPLATE, 1);
     assertEquals(1, fs.size());
@@ -109,14 +177,24 @@ class DiagnoserTest {
     e.apply(up(template("tpl", spec("img:1"), null, "1"), 0));
     e.apply(up(pool("pool", "tpl", 3, 1), 0));
     e.apply(up(member("m1", "pool", spec("img:1"), 5.0, null, "1"), 5));
-    e.apply(up(member("m2", "pool", spec("img:1"), null,
-        new ConditionView("False", "Unschedulable", at(1)), "1"), 5));
+    e.apply(
+        up(
+            member(
+                "m2",
+                "pool",
+                spec("img:1"),
+                null,
+                new ConditionView("False", "Unschedulable", at(1)),
+                "1"),
+            5));
     assertTrue(of(e, FindingKind.REFILL_STALLED, 30).isEmpty());
     Finding stall = of(e, FindingKind.REFILL_STALLED, 120).get(0);
     assertEquals("1", stall.evidence("deficit"));
     assertEquals(1, of(e, FindingKind.MEMBERS_HELD_UNSCHEDULABLE, 120).size());
     e.apply(up(pool("orphan-pool", "nope", 1, 0), 0));
-    assertTrue(of(e, FindingKind.TEMPLATE_MISSING, 10).isEmpty(), "not before the template informer synced");
+    assertTrue(
+        of(e, FindingKind.TEMPLATE_MISSING, 10).isEmpty(),
+        "not before the template informer synced");
     e.apply(new FleetEvent.Synced(Kind.SANDBOX_TEMPLATE, at(1)));
     Finding missing = of(e, FindingKind.TEMPLATE_MISSING, 10).get(0);
     assertEquals("SandboxWarmPool team-a/orphan-pool", missing.subject());
@@ -144,9 +222,15 @@ class DiagnoserTest {
     FleetEngine e = new FleetEngine(EngineConfig.defaults());
     e.apply(up(template("tpl", spec("img:1"), null, "1"), 0));
     e.apply(up(pool("pool", "tpl", 1, 1), 0));
-    e.apply(up(member("m1", "pool", spec("img:1"), 0.0, null, "1"), 1)); // created and Ready in the same second
+    e.apply(
+        up(
+            member("m1", "pool", spec("img:1"), 0.0, null, "1"),
+            1)); // created and Ready in the same second
     for (int i = 0; i < 600; i++) {
-      e.apply(up(Fixtures.claim("c" + i, "pool", "m-x" + i, 30 + i / 4.0, 31.0 + i / 4.0, false, "1"), 32 + i / 4.0));
+      e.apply(
+          up(
+              Fixtures.claim("c" + i, "pool", "m-x" + i, 30 + i / 4.0, 31.0 + i / 4.0, false, "1"),
+              32 + i / 4.0));
     }
     // 600 claims / 300 s = 2/s × 1 s = 2 replicas needed, the pool has 1
     Finding f = of(e, FindingKind.POOL_UNDERSIZED, 200).get(0);
@@ -158,13 +242,57 @@ class DiagnoserTest {
   void reservedKeysOnlyMatterWhenTheyClaimControllerIdentity() {
     FleetEngine e = new FleetEngine(EngineConfig.defaults());
     e.apply(up(pool("pool-py", "tpl", 1, 1), 0));
-    SandboxView sdk = new SandboxView(new ObjectRef(NS, "sbx-sdk"), "u1", "1", at(0), null, "cold", "go-client", null, null, null,
-        "d", "Running", null, null, null, null, false, null, List.of(), null,
-        List.of(new ReservedKey("label", "agents.x-k8s.io/launch-type", "cold"), new ReservedKey("label", "agents.x-k8s.io/created-by", "go-client")));
-    SandboxView spoof = new SandboxView(new ObjectRef(NS, "sbx-x"), "u2", "1", at(0), null, "warm", "controller", null, "d6848635", null,
-        "d", "Running", null, null, null, null, false, null, List.of(), null,
-        List.of(new ReservedKey("label", "agents.x-k8s.io/warm-pool-sandbox", "d6848635"),
-            new ReservedKey("podTemplate.label", "agents.x-k8s.io/sandbox-name-hash", "0f00ba12")));
+    SandboxView sdk =
+        new SandboxView(
+            new ObjectRef(NS, "sbx-sdk"),
+            "u1",
+            "1",
+            at(0),
+            null,
+            "cold",
+            "go-client",
+            null,
+            null,
+            null,
+            "d",
+            "Running",
+            null,
+            null,
+            null,
+            null,
+            false,
+            null,
+            List.of(),
+            null,
+            List.of(
+                new ReservedKey("label", "agents.x-k8s.io/launch-type", "cold"),
+                new ReservedKey("label", "agents.x-k8s.io/created-by", "go-client")));
+    SandboxView spoof =
+        new SandboxView(
+            new ObjectRef(NS, "sbx-x"),
+            "u2",
+            "1",
+            at(0),
+            null,
+            "warm",
+            "controller",
+            null,
+            "d6848635",
+            null,
+            "d",
+            "Running",
+            null,
+            null,
+            null,
+            null,
+            false,
+            null,
+            List.of(),
+            null,
+            List.of(
+                new ReservedKey("label", "agents.x-k8s.io/warm-pool-sandbox", "d6848635"),
+                new ReservedKey(
+                    "podTemplate.label", "agents.x-k8s.io/sandbox-name-hash", "0f00ba12")));
     e.apply(up(sdk, 1));
     e.apply(up(spoof, 1));
     List<Finding> fs = of(e, FindingKind.RESERVED_LABEL_ON_USER_OBJECT, 2);
@@ -173,8 +301,16 @@ class DiagnoserTest {
     assertEquals("pool-py", fs.get(0).evidence("poolMembershipClaimed"));
     FleetEngine old = new FleetEngine(EngineConfig.defaults());
     old.apply(up(spoof, 1));
-    assertEquals(Severity.CRITICAL, old.findings(at(2), DiagnosisConfig.defaults().withControllerVersion("v0.4.9")).get(0).severity());
-    assertEquals(Severity.HIGH, old.findings(at(2), DiagnosisConfig.defaults().withControllerVersion("v0.5.0")).get(0).severity());
+    assertEquals(
+        Severity.CRITICAL,
+        old.findings(at(2), DiagnosisConfig.defaults().withControllerVersion("v0.4.9"))
+            .get(0)
+            .severity());
+    assertEquals(
+        Severity.HIGH,
+        old.findings(at(2), DiagnosisConfig.defaults().withControllerVersion("v0.5.0"))
+            .get(0)
+            .severity());
     assertTrue(Diagnoser.versionBefore("v0.4.12", 0, 5, 0));
     assertFalse(Diagnoser.versionBefore("garbage", 0, 5, 0));
   }
@@ -183,12 +319,47 @@ class DiagnoserTest {
   void expiredAndNeverExpiringClaimsWithClaimHygieneCounts() {
     FleetEngine e = new FleetEngine(EngineConfig.defaults());
     for (int i = 0; i < 6; i++) {
-      e.apply(up(new ClaimView(new ObjectRef(NS, "x" + i), "ux" + i, "1", at(-90000), null, null, "pool", null, false, false, null,
-          new ConditionView("False", "ClaimExpired", at(-3600.0 * (i + 1))), null, "Retain", at(-3600.0 * (i + 1)), null), 0));
+      e.apply(
+          up(
+              new ClaimView(
+                  new ObjectRef(NS, "x" + i),
+                  "ux" + i,
+                  "1",
+                  at(-90000),
+                  null,
+                  null,
+                  "pool",
+                  null,
+                  false,
+                  false,
+                  null,
+                  new ConditionView("False", "ClaimExpired", at(-3600.0 * (i + 1))),
+                  null,
+                  "Retain",
+                  at(-3600.0 * (i + 1)),
+                  null),
+              0));
     }
-    e.apply(up(new ClaimView(new ObjectRef(NS, "f1"), "uf1", "1", at(-300000), null, null, "pool", null, false, false, null,
-        new ConditionView("False", "PodSucceeded", at(-250000)), new ConditionView("True", "PodSucceeded", at(-250000)),
-        null, null, null), 0));
+    e.apply(
+        up(
+            new ClaimView(
+                new ObjectRef(NS, "f1"),
+                "uf1",
+                "1",
+                at(-300000),
+                null,
+                null,
+                "pool",
+                null,
+                false,
+                false,
+                null,
+                new ConditionView("False", "PodSucceeded", at(-250000)),
+                new ConditionView("True", "PodSucceeded", at(-250000)),
+                null,
+                null,
+                null),
+            0));
     Finding f = of(e, FindingKind.EXPIRED_CLAIMS_ACCUMULATING, 1).get(0);
     assertEquals("6", f.evidence("expiredRetainedClaims"));
     assertEquals(at(-6 * 3600.0).toString(), f.evidence("oldestExpiredAt"));
@@ -197,8 +368,10 @@ class DiagnoserTest {
     assertEquals(6, h[0]);
     assertEquals(1, h[1]);
     FleetEngine five = new FleetEngine(EngineConfig.defaults());
-    e.claims().values().stream().filter(c -> !c.ref().name().equals("x0") && !c.ref().name().equals("f1"))
+    e.claims().values().stream()
+        .filter(c -> !c.ref().name().equals("x0") && !c.ref().name().equals("f1"))
         .forEach(c -> five.apply(up(c, 0)));
-    assertTrue(of(five, FindingKind.EXPIRED_CLAIMS_ACCUMULATING, 1).isEmpty(), "5 is not more than 5");
+    assertTrue(
+        of(five, FindingKind.EXPIRED_CLAIMS_ACCUMULATING, 1).isEmpty(), "5 is not more than 5");
   }
 }

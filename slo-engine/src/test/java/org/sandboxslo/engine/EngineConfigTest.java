@@ -11,23 +11,44 @@ import org.junit.jupiter.api.Test;
 class EngineConfigTest {
   @Test
   void parsesKeysAndRejectsUnknownOnes() {
-    EngineConfig c = EngineConfig.fromMap(Map.of(
-        "sloconsole.engine.windows", "1m, 30m", "sloconsole.engine.bucket-width", "5s", "other.key", "x"));
+    EngineConfig c =
+        EngineConfig.fromMap(
+            Map.of(
+                "sloconsole.engine.windows",
+                "1m, 30m",
+                "sloconsole.engine.bucket-width",
+                "5s",
+                "other.key",
+                "x"));
     assertEquals(List.of(Duration.ofMinutes(1), Duration.ofMinutes(30)), c.windows());
     assertEquals(Duration.ofSeconds(5), c.bucketWidth());
     assertEquals(Duration.ofMinutes(2), c.resumeTimeout());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> EngineConfig.fromMap(Map.of("sloconsole.engine.windowz", "5m")));
-    assertEquals(true, e.getMessage().startsWith("unknown configuration key sloconsole.engine.windowz"));
-    assertEquals("sloconsole.engine.bucket-width: expected a duration like 30s, 5m, 1h, got 'soon'",
-        assertThrows(IllegalArgumentException.class,
-            () -> EngineConfig.fromMap(Map.of("sloconsole.engine.bucket-width", "soon"))).getMessage());
-    assertEquals("window PT25S must be a multiple of the bucket width PT10S",
-        assertThrows(IllegalArgumentException.class,
-            () -> EngineConfig.fromMap(Map.of("sloconsole.engine.windows", "25s"))).getMessage());
-    assertEquals("window must be > 0, got PT0S",
-        assertThrows(IllegalArgumentException.class,
-            () -> new EngineConfig(List.of(Duration.ZERO), Duration.ofSeconds(10), Duration.ofMinutes(1))).getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> EngineConfig.fromMap(Map.of("sloconsole.engine.windowz", "5m")));
+    assertEquals(
+        true, e.getMessage().startsWith("unknown configuration key sloconsole.engine.windowz"));
+    assertEquals(
+        "sloconsole.engine.bucket-width: expected a duration like 30s, 5m, 1h, got 'soon'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> EngineConfig.fromMap(Map.of("sloconsole.engine.bucket-width", "soon")))
+            .getMessage());
+    assertEquals(
+        "window PT25S must be a multiple of the bucket width PT10S",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> EngineConfig.fromMap(Map.of("sloconsole.engine.windows", "25s")))
+            .getMessage());
+    assertEquals(
+        "window must be > 0, got PT0S",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    new EngineConfig(
+                        List.of(Duration.ZERO), Duration.ofSeconds(10), Duration.ofMinutes(1)))
+            .getMessage());
   }
 
   @Test

@@ -27,41 +27,115 @@ final class Fixtures {
   }
 
   static Map<String, Object> spec(String image) {
-    return Map.of("podTemplate", Map.of("spec", Map.of("containers", List.of(Map.of("name", "main", "image", image)))));
+    return Map.of(
+        "podTemplate",
+        Map.of("spec", Map.of("containers", List.of(Map.of("name", "main", "image", image)))));
   }
 
   static TemplateView template(String name, String image, String rv) {
     return new TemplateView(
-        new ObjectRef(NS, name), "uid-" + name, rv, 1, Blueprints.digest(spec(image)), null, null, List.of(image));
+        new ObjectRef(NS, name),
+        "uid-" + name,
+        rv,
+        1,
+        Blueprints.digest(spec(image)),
+        null,
+        null,
+        List.of(image));
   }
 
   static PoolView pool(String name, String template, int replicas, Integer ready) {
-    return new PoolView(new ObjectRef(NS, name), "uid-" + name, "p" + replicas + "-" + ready, 1, template, replicas, null, ready == null ? null : replicas, ready);
+    return new PoolView(
+        new ObjectRef(NS, name),
+        "uid-" + name,
+        "p" + replicas + "-" + ready,
+        1,
+        template,
+        replicas,
+        null,
+        ready == null ? null : replicas,
+        ready);
   }
 
-  static SandboxView member(String name, String pool, String template, String image, double createdS, Double readyS, String rv) {
+  static SandboxView member(
+      String name,
+      String pool,
+      String template,
+      String image,
+      double createdS,
+      Double readyS,
+      String rv) {
     return new SandboxView(
-        new ObjectRef(NS, name), "uid-" + name, rv, at(createdS),
-        new OwnerView("SandboxWarmPool", pool, "uid-" + pool), "warm", "controller", template, "hash", null,
-        Blueprints.digest(spec(image)), "Running",
-        readyS == null ? new ConditionView("False", "DependenciesNotReady", at(createdS)) : new ConditionView("True", "DependenciesReady", at(readyS)),
-        null, null, null, false);
+        new ObjectRef(NS, name),
+        "uid-" + name,
+        rv,
+        at(createdS),
+        new OwnerView("SandboxWarmPool", pool, "uid-" + pool),
+        "warm",
+        "controller",
+        template,
+        "hash",
+        null,
+        Blueprints.digest(spec(image)),
+        "Running",
+        readyS == null
+            ? new ConditionView("False", "DependenciesNotReady", at(createdS))
+            : new ConditionView("True", "DependenciesReady", at(readyS)),
+        null,
+        null,
+        null,
+        false);
   }
 
-  static SandboxView adopted(String name, String claim, String template, String launchType, double readyS, String rv) {
+  static SandboxView adopted(
+      String name, String claim, String template, String launchType, double readyS, String rv) {
     return new SandboxView(
-        new ObjectRef(NS, name), "uid-" + name, rv, at(0),
-        new OwnerView("SandboxClaim", claim, "uid-" + claim), launchType, "python-client", template, null, "uid-" + claim,
-        Blueprints.digest(spec("img:1")), "Running", new ConditionView("True", "DependenciesReady", at(readyS)),
-        null, null, null, false);
+        new ObjectRef(NS, name),
+        "uid-" + name,
+        rv,
+        at(0),
+        new OwnerView("SandboxClaim", claim, "uid-" + claim),
+        launchType,
+        "python-client",
+        template,
+        null,
+        "uid-" + claim,
+        Blueprints.digest(spec("img:1")),
+        "Running",
+        new ConditionView("True", "DependenciesReady", at(readyS)),
+        null,
+        null,
+        null,
+        false);
   }
 
-  static ClaimView claim(String name, String pool, String sandbox, double seenS, Double readyS, boolean env, String rv) {
+  static ClaimView claim(
+      String name,
+      String pool,
+      String sandbox,
+      double seenS,
+      Double readyS,
+      boolean env,
+      String rv) {
     return new ClaimView(
-        new ObjectRef(NS, name), "uid-" + name, rv, at(Math.floor(seenS)), at(seenS), readyS == null ? null : at(readyS),
-        pool, sandbox, env, false, "python-client",
-        readyS == null ? null : new ConditionView("True", "DependenciesReady", at(Math.floor(readyS))),
-        null, null, null, null);
+        new ObjectRef(NS, name),
+        "uid-" + name,
+        rv,
+        at(Math.floor(seenS)),
+        at(seenS),
+        readyS == null ? null : at(readyS),
+        pool,
+        sandbox,
+        env,
+        false,
+        "python-client",
+        readyS == null
+            ? null
+            : new ConditionView("True", "DependenciesReady", at(Math.floor(readyS))),
+        null,
+        null,
+        null,
+        null);
   }
 
   static FleetEvent up(ObjectView v, double receivedS) {

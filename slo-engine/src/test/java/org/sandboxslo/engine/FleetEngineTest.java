@@ -24,7 +24,10 @@ import org.sandboxslo.engine.upstream.Blueprints;
 class FleetEngineTest {
 
   private static SliSnapshot template(FleetSnapshot s, String name) {
-    return s.templates().stream().filter(t -> t.key().name().equals(name)).findFirst().orElseThrow();
+    return s.templates().stream()
+        .filter(t -> t.key().name().equals(name))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static WindowSlis w(SliSnapshot s, int i) {
@@ -112,7 +115,8 @@ class FleetEngineTest {
     assertNull(w(t, 0).warmHitRatio());
     assertEquals(0, w(t, 0).warmLaunches());
     assertEquals(2.0 / 3.0, w(t, 1).warmHitRatio(), 1e-12);
-    // at 10:05:15 the 5m window starts at 10:00:15 → bucket [10:00:20, ...): claim-1 (ready 10:00:10.25) is out
+    // at 10:05:15 the 5m window starts at 10:00:15 → bucket [10:00:20, ...): claim-1 (ready
+    // 10:00:10.25) is out
     WindowSlis partial = w(template(e.snapshot(at(315)), "tpl-py"), 0);
     assertEquals(1, partial.warmLaunches());
     assertEquals(1, partial.coldLaunches());
@@ -154,9 +158,27 @@ class FleetEngineTest {
     e.apply(up(member("pool-py-a2", "pool-py", "tpl-py", "img:1", 0, 12.0, "2"), 15));
     e.apply(up(member("pool-py-a3", "pool-py", "tpl-py", "img:1", 0, null, "3"), 15));
     // spoofed: warm-pool label but no ownerReference (C10) — not a member
-    e.apply(up(new SandboxView(new ObjectRef(NS, "sbx-x1"), "uid-x1", "9", at(0), null, "warm", "controller",
-        "tpl-py", "d6848635", null, Blueprints.digest(spec("img:1")), "Running",
-        new ConditionView("True", "DependenciesReady", at(3)), null, null, null, false), 16));
+    e.apply(
+        up(
+            new SandboxView(
+                new ObjectRef(NS, "sbx-x1"),
+                "uid-x1",
+                "9",
+                at(0),
+                null,
+                "warm",
+                "controller",
+                "tpl-py",
+                "d6848635",
+                null,
+                Blueprints.digest(spec("img:1")),
+                "Running",
+                new ConditionView("True", "DependenciesReady", at(3)),
+                null,
+                null,
+                null,
+                false),
+            16));
     PoolGauge g = template(e.snapshot(at(20)), "tpl-py").pool();
     assertEquals(new PoolGauge(3, 3, 3, 1.0, 3, 2, 2, 2.0 / 3, 0, 1), g);
     // refill (cold start) p95 over the two Ready members: 12 s and 14 s
@@ -184,24 +206,83 @@ class FleetEngineTest {
     assertNull(g.readyFractionCurrentTemplate());
   }
 
-  private static SandboxView resumable(String name, String mode, ConditionView ready, ConditionView suspended, String rv) {
-    return new SandboxView(new ObjectRef(NS, name), "uid-" + name, rv, at(0),
-        new OwnerView("SandboxClaim", "c-" + name, "uid-c"), "warm", "python-client", "tpl-py", null, "uid-c",
-        "d", mode, ready, suspended, null, null, false);
+  private static SandboxView resumable(
+      String name, String mode, ConditionView ready, ConditionView suspended, String rv) {
+    return new SandboxView(
+        new ObjectRef(NS, name),
+        "uid-" + name,
+        rv,
+        at(0),
+        new OwnerView("SandboxClaim", "c-" + name, "uid-c"),
+        "warm",
+        "python-client",
+        "tpl-py",
+        null,
+        "uid-c",
+        "d",
+        mode,
+        ready,
+        suspended,
+        null,
+        null,
+        false);
   }
 
   @Test
   void resumeSuccessErrorAndTimeout() {
-    FleetEngine e = new FleetEngine(new EngineConfig(List.of(Duration.ofMinutes(5)), Duration.ofSeconds(10), Duration.ofSeconds(30)));
+    FleetEngine e =
+        new FleetEngine(
+            new EngineConfig(
+                List.of(Duration.ofMinutes(5)), Duration.ofSeconds(10), Duration.ofSeconds(30)));
     ConditionView suspendedReady = new ConditionView("False", "SandboxSuspended", at(0));
     ConditionView notReady = new ConditionView("False", "DependenciesNotReady", at(10));
     for (String n : List.of("ok", "bad", "slow", "unknown")) {
-      e.apply(up(resumable(n, "Suspended", suspendedReady, new ConditionView("True", "PodTerminated", at(0)), n + "1"), 1));
-      e.apply(up(resumable(n, "Running", notReady, new ConditionView("False", "NotSuspended", at(10)), n + "2"), 10));
+      e.apply(
+          up(
+              resumable(
+                  n,
+                  "Suspended",
+                  suspendedReady,
+                  new ConditionView("True", "PodTerminated", at(0)),
+                  n + "1"),
+              1));
+      e.apply(
+          up(
+              resumable(
+                  n,
+                  "Running",
+                  notReady,
+                  new ConditionView("False", "NotSuspended", at(10)),
+                  n + "2"),
+              10));
     }
-    e.apply(up(resumable("ok", "Running", new ConditionView("True", "DependenciesReady", at(13)), null, "ok3"), 13.5));
-    e.apply(up(resumable("bad", "Running", new ConditionView("False", "ReconcilerError", at(12)), null, "bad3"), 12));
-    e.apply(up(resumable("unknown", "Running", notReady, new ConditionView("Unknown", "PodStateUnknown", at(14)), "u3"), 14));
+    e.apply(
+        up(
+            resumable(
+                "ok",
+                "Running",
+                new ConditionView("True", "DependenciesReady", at(13)),
+                null,
+                "ok3"),
+            13.5));
+    e.apply(
+        up(
+            resumable(
+                "bad",
+                "Running",
+                new ConditionView("False", "ReconcilerError", at(12)),
+                null,
+                "bad3"),
+            12));
+    e.apply(
+        up(
+            resumable(
+                "unknown",
+                "Running",
+                notReady,
+                new ConditionView("Unknown", "PodStateUnknown", at(14)),
+                "u3"),
+            14));
     WindowSlis before = w(template(e.snapshot(at(20)), "tpl-py"), 0);
     assertEquals(3, before.resumeAttempts());
     assertEquals(2, before.resumeErrors());
@@ -224,7 +305,9 @@ class FleetEngineTest {
       e.apply(new FleetEvent.Synced(k, at(1)));
     }
     e.apply(new FleetEvent.Upserted(pool("pool-py", "tpl-py", 1, 1), at(1), at(3.5)));
-    e.apply(new FleetEvent.Upserted(pool("pool-py", "tpl-py", 2, 1), at(1), at(9))); // no newer server time
+    e.apply(
+        new FleetEvent.Upserted(
+            pool("pool-py", "tpl-py", 2, 1), at(1), at(9))); // no newer server time
     FleetSnapshot s = e.snapshot(at(10));
     assertTrue(s.allSynced());
     assertEquals(Duration.ofMillis(2500), s.watchLag().get(Kind.SANDBOX_WARM_POOL).last());
@@ -249,15 +332,48 @@ class FleetEngineTest {
   @Test
   void sloLedgersAreFedEligibleClaimsOnlyByDefault() {
     FleetEngine e = new FleetEngine(EngineConfig.defaults());
-    e.putSlo(org.sandboxslo.engine.slo.SloDefinitions.parse(java.util.Map.of(
-        "name", "warm-hit", "sli", "warm_hit_ratio", "objective", 95, "window", "1d",
-        "selector", java.util.Map.of("namespace", NS, "sandboxTemplate", "tpl-py"))).definition());
-    e.putSlo(org.sandboxslo.engine.slo.SloDefinitions.parse(java.util.Map.of(
-        "name", "warm-hit-raw", "sli", "warm_hit_ratio", "objective", 95, "window", "1d", "eligibleOnly", false))
-        .definition());
-    e.putSlo(org.sandboxslo.engine.slo.SloDefinitions.parse(java.util.Map.of(
-        "name", "fast-claims", "sli", "claim_to_ready_latency", "objective", 95, "window", "1d", "latencyThreshold", "1s"))
-        .definition());
+    e.putSlo(
+        org.sandboxslo.engine.slo.SloDefinitions.parse(
+                java.util.Map.of(
+                    "name",
+                    "warm-hit",
+                    "sli",
+                    "warm_hit_ratio",
+                    "objective",
+                    95,
+                    "window",
+                    "1d",
+                    "selector",
+                    java.util.Map.of("namespace", NS, "sandboxTemplate", "tpl-py")))
+            .definition());
+    e.putSlo(
+        org.sandboxslo.engine.slo.SloDefinitions.parse(
+                java.util.Map.of(
+                    "name",
+                    "warm-hit-raw",
+                    "sli",
+                    "warm_hit_ratio",
+                    "objective",
+                    95,
+                    "window",
+                    "1d",
+                    "eligibleOnly",
+                    false))
+            .definition());
+    e.putSlo(
+        org.sandboxslo.engine.slo.SloDefinitions.parse(
+                java.util.Map.of(
+                    "name",
+                    "fast-claims",
+                    "sli",
+                    "claim_to_ready_latency",
+                    "objective",
+                    95,
+                    "window",
+                    "1d",
+                    "latencyThreshold",
+                    "1s"))
+            .definition());
     warmColdTimeline().forEach(e::apply);
     java.util.List<org.sandboxslo.engine.slo.SloStatus> s = e.slos(at(60));
     // claim-3 set env: not a valid event for the eligible warm-hit SLO
@@ -272,7 +388,8 @@ class FleetEngineTest {
     assertEquals(2, t.eligibleWarmLaunches());
     assertEquals(0, t.eligibleColdLaunches());
     // buckets 0.1,0.25,0.5,1,...: 0.25 s → le 0.25, 0.5 s → le 0.5; 28 s → le 30
-    assertEquals(java.util.List.of(0L, 1L, 1L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), t.claimToReadyWarm());
+    assertEquals(
+        java.util.List.of(0L, 1L, 1L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), t.claimToReadyWarm());
     assertEquals(1L, t.claimToReadyCold().get(7));
     assertEquals(0.75, t.claimToReadyWarmSumSeconds(), 1e-6);
     assertEquals(28.0, t.claimToReadyColdSumSeconds(), 1e-6);

@@ -22,20 +22,27 @@ class PoolStateTest {
     e.apply(up(DiagnoserTest.template("tpl-py", spec("python-runtime:3.11"), null, "1"), 0));
     e.apply(up(pool("pool-py", "tpl-py", 3, 3), 0));
     for (String m : List.of("pool-py-a1", "pool-py-a2", "pool-py-a3")) {
-      e.apply(up(DiagnoserTest.member(m, "pool-py", spec("python-runtime:3.11"), 5.0, null, "1"), 5));
+      e.apply(
+          up(DiagnoserTest.member(m, "pool-py", spec("python-runtime:3.11"), 5.0, null, "1"), 5));
     }
     e.apply(up(DiagnoserTest.template("tpl-py", spec("python-runtime:3.12"), null, "2"), 100));
     // claim-001 adopts a1 (owner becomes the claim), b1 refills on the new template
     e.apply(up(Fixtures.claim("claim-001", "pool-py", "pool-py-a1", 400, 401.0, false, "1"), 401));
     e.apply(up(Fixtures.adopted("pool-py-a1", "claim-001", "tpl-py", "warm", 401, "2"), 401));
-    e.apply(up(DiagnoserTest.member("pool-py-b1", "pool-py", spec("python-runtime:3.12"), 416.0, null, "1"), 416));
+    e.apply(
+        up(
+            DiagnoserTest.member(
+                "pool-py-b1", "pool-py", spec("python-runtime:3.12"), 416.0, null, "1"),
+            416));
 
     PoolState s = e.poolState(new ObjectRef(Fixtures.NS, "pool-py"));
     assertEquals(3, s.replicas());
     assertEquals("tpl-py", s.templateName());
     assertEquals("claim-001", s.member("pool-py-a1").claim());
     assertEquals(List.of("pool-py-a2", "pool-py-a3"), s.staleUnclaimed());
-    assertEquals(List.of("pool-py-a2", "pool-py-a3", "pool-py-b1"), s.unclaimed().stream().map(PoolMember::name).toList());
+    assertEquals(
+        List.of("pool-py-a2", "pool-py-a3", "pool-py-b1"),
+        s.unclaimed().stream().map(PoolMember::name).toList());
     assertEquals(3, s.readyUnclaimed());
     assertEquals(1, s.readyCurrentTemplate());
 

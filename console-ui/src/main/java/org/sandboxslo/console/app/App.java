@@ -35,12 +35,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The assembled service. {@link #demo} runs everything on embedded defaults: an embedded
- * Kubernetes API server (fabric8 mock, CRUD mode) with the agent-sandbox CRDs and demo manifests,
+ * The assembled service. {@link #demo} runs everything on embedded defaults: an embedded Kubernetes
+ * API server (fabric8 mock, CRUD mode) with the agent-sandbox CRDs and demo manifests,
  * controller-lite, a load profile with a ground-truth file, the collector, the engine, the console
- * and an embedded PostgreSQL. {@link #watch} watches a real cluster through the given client.
- * Keys under {@code sloconsole.app.}: {@code refresh-interval} (engine snapshot, default 1s),
- * {@code api-port} (embedded API server, default 0 = free port).
+ * and an embedded PostgreSQL. {@link #watch} watches a real cluster through the given client. Keys
+ * under {@code sloconsole.app.}: {@code refresh-interval} (engine snapshot, default 1s), {@code
+ * api-port} (embedded API server, default 0 = free port).
  */
 public final class App implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(App.class);
@@ -74,7 +74,10 @@ public final class App implements AutoCloseable {
    * @throws IllegalArgumentException for bad configuration; IllegalStateException when a part
    *     cannot start (everything started is closed again)
    */
-  public static App demo(Map<String, String> given, List<Path> apply, Map<String, String> vars,
+  public static App demo(
+      Map<String, String> given,
+      List<Path> apply,
+      Map<String, String> vars,
       Consumer<String> applyErrors) {
     Map<String, String> settings = new java.util.HashMap<>(given);
     // the embedded mock API server can stall for 30 s when a watch is closed mid-send, and a
@@ -104,8 +107,10 @@ public final class App implements AutoCloseable {
       String scenario = settings.getOrDefault("sloconsole.app.scenario", "none");
       if (scenario.equals("incidents")) {
         app.incidents = app.keep(new IncidentScenario(app.client, app.controller));
-        app.incidents.start(Durations.parse("sloconsole.app.scenario-start",
-            settings.getOrDefault("sloconsole.app.scenario-start", "90s")));
+        app.incidents.start(
+            Durations.parse(
+                "sloconsole.app.scenario-start",
+                settings.getOrDefault("sloconsole.app.scenario-start", "90s")));
       }
       return app;
     } catch (RuntimeException e) {
@@ -146,12 +151,18 @@ public final class App implements AutoCloseable {
     closeables.push(() -> await(vertx.close()));
     storage = await(ConsoleStorage.open(vertx, c.console()));
     closeables.push(() -> await(storage.close()));
-    RemediationWiring.Started rem = RemediationWiring.start(vertx, settings, client, engine, controller, storage, c.console());
+    RemediationWiring.Started rem =
+        RemediationWiring.start(vertx, settings, client, engine, controller, storage, c.console());
     closeables.push(() -> await(rem.service().stop().eventually(() -> rem.pool().close())));
     remediation = rem.service();
-    console = await(ConsoleServer.start(vertx, c.console(), engine, storage.store(), PrometheusRegistry.defaultRegistry));
+    console =
+        await(
+            ConsoleServer.start(
+                vertx, c.console(), engine, storage.store(), PrometheusRegistry.defaultRegistry));
     closeables.push(() -> await(console.stop()));
-    closeables.push(org.sandboxslo.console.slo.SloWiring.start(vertx, settings, engine, storage, c.console(), controller));
+    closeables.push(
+        org.sandboxslo.console.slo.SloWiring.start(
+            vertx, settings, engine, storage, c.console(), controller));
   }
 
   private Map<String, Long> ingestErrors() {
@@ -172,7 +183,9 @@ public final class App implements AutoCloseable {
 
   static <T> T await(Future<T> f) {
     try {
-      return f.toCompletionStage().toCompletableFuture().get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      return f.toCompletionStage()
+          .toCompletableFuture()
+          .get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       Throwable c = e.getCause();
       throw new IllegalStateException(c.getMessage() == null ? c.toString() : c.getMessage(), c);
@@ -242,8 +255,11 @@ public final class App implements AutoCloseable {
     // server is still sending on it (collector/DESIGN.md). Stop creating claims, then stop the
     // embedded API server first, so the informers' watches end with the server instead.
     if (apiServer != null) {
-      for (AutoCloseable c : List.<AutoCloseable>of(incidents == null ? () -> { } : incidents,
-          load == null ? () -> { } : load, apiServer)) {
+      for (AutoCloseable c :
+          List.<AutoCloseable>of(
+              incidents == null ? () -> {} : incidents,
+              load == null ? () -> {} : load,
+              apiServer)) {
         closeables.remove(c);
         closeQuietly(c);
       }
@@ -263,31 +279,50 @@ public final class App implements AutoCloseable {
   }
 
   /** Every module's config, validated together so a bad key fails before anything starts. */
-  record Configs(EngineConfig engine, CollectorConfig collector, ControllerLiteConfig controller,
-      ConsoleConfig console, Duration refresh) {
+  record Configs(
+      EngineConfig engine,
+      CollectorConfig collector,
+      ControllerLiteConfig controller,
+      ConsoleConfig console,
+      Duration refresh) {
     static Configs of(Map<String, String> s) {
       for (String k : s.keySet()) {
-        if (k.startsWith("sloconsole.app.") && !List.of("sloconsole.app.refresh-interval", "sloconsole.app.api-port",
-            "sloconsole.app.scenario", "sloconsole.app.scenario-start", "sloconsole.app.record").contains(k)) {
-          throw new IllegalArgumentException("unknown configuration key " + k
-              + "; known: sloconsole.app.refresh-interval, sloconsole.app.api-port, sloconsole.app.scenario,"
-              + " sloconsole.app.scenario-start, sloconsole.app.record");
+        if (k.startsWith("sloconsole.app.")
+            && !List.of(
+                    "sloconsole.app.refresh-interval",
+                    "sloconsole.app.api-port",
+                    "sloconsole.app.scenario",
+                    "sloconsole.app.scenario-start",
+                    "sloconsole.app.record")
+                .contains(k)) {
+          throw new IllegalArgumentException(
+              "unknown configuration key "
+                  + k
+                  + "; known: sloconsole.app.refresh-interval, sloconsole.app.api-port, sloconsole.app.scenario,"
+                  + " sloconsole.app.scenario-start, sloconsole.app.record");
         }
       }
       String scenario = s.getOrDefault("sloconsole.app.scenario", "none");
       if (!List.of("none", "incidents").contains(scenario)) {
-        throw new IllegalArgumentException("sloconsole.app.scenario: expected none or incidents, got '" + scenario + "'");
+        throw new IllegalArgumentException(
+            "sloconsole.app.scenario: expected none or incidents, got '" + scenario + "'");
       }
       String port = s.getOrDefault("sloconsole.app.api-port", "0");
       if (!port.matches("\\d{1,5}") || Integer.parseInt(port) > 65535) {
-        throw new IllegalArgumentException("sloconsole.app.api-port: expected an integer 0..65535, got '" + port + "'");
+        throw new IllegalArgumentException(
+            "sloconsole.app.api-port: expected an integer 0..65535, got '" + port + "'");
       }
       LoadSettings.fromMap(s);
       org.sandboxslo.console.remediation.RemediationConfig.fromMap(s);
       org.sandboxslo.console.slo.SloSettings.fromMap(s);
-      return new Configs(EngineConfig.fromMap(s), CollectorConfig.fromMap(s), ControllerLiteConfig.fromMap(s),
+      return new Configs(
+          EngineConfig.fromMap(s),
+          CollectorConfig.fromMap(s),
+          ControllerLiteConfig.fromMap(s),
           ConsoleConfig.fromMap(s),
-          Durations.parse("sloconsole.app.refresh-interval", s.getOrDefault("sloconsole.app.refresh-interval", "1s")));
+          Durations.parse(
+              "sloconsole.app.refresh-interval",
+              s.getOrDefault("sloconsole.app.refresh-interval", "1s")));
     }
   }
 }

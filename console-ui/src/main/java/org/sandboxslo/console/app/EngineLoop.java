@@ -18,9 +18,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.sandboxslo.console.ConsoleSources;
 import org.sandboxslo.console.FindingState;
+import org.sandboxslo.engine.FleetEngine;
 import org.sandboxslo.engine.finding.DiagnosisConfig;
 import org.sandboxslo.engine.finding.Finding;
-import org.sandboxslo.engine.FleetEngine;
 import org.sandboxslo.engine.model.FleetEvent;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.slo.SloStatus;
@@ -48,8 +48,10 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
   private final DiagnosisConfig diagnosis;
   private final Duration findingsEvery;
   private java.time.Instant lastDiagnosis;
+
   /** Key (kind + subject) → state; touched only on the engine thread. */
   private final Map<String, FindingState> findingLog = new java.util.LinkedHashMap<>();
+
   private static final int CLOSED_KEPT = 200;
 
   /**
@@ -58,7 +60,8 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
    * @param refresh how often a snapshot is published, &gt; 0
    * @param ingestErrors collector ingest error counts keyed {@code kind/reason}
    */
-  public EngineLoop(FleetEngine engine, Clock clock, Duration refresh, Supplier<Map<String, Long>> ingestErrors) {
+  public EngineLoop(
+      FleetEngine engine, Clock clock, Duration refresh, Supplier<Map<String, Long>> ingestErrors) {
     this(engine, clock, refresh, ingestErrors, DiagnosisConfig.defaults(), Duration.ofSeconds(5));
   }
 
@@ -66,8 +69,13 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
    * @param diagnosis thresholds of the findings
    * @param findingsEvery how often findings are recomputed (they scan every pool's members)
    */
-  public EngineLoop(FleetEngine engine, Clock clock, Duration refresh, Supplier<Map<String, Long>> ingestErrors,
-      DiagnosisConfig diagnosis, Duration findingsEvery) {
+  public EngineLoop(
+      FleetEngine engine,
+      Clock clock,
+      Duration refresh,
+      Supplier<Map<String, Long>> ingestErrors,
+      DiagnosisConfig diagnosis,
+      Duration findingsEvery) {
     this.diagnosis = Objects.requireNonNull(diagnosis, "diagnosis");
     this.findingsEvery = Objects.requireNonNull(findingsEvery, "findingsEvery");
     this.engine = Objects.requireNonNull(engine, "engine");
@@ -76,11 +84,13 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
     if (refresh.isZero() || refresh.isNegative()) {
       throw new IllegalArgumentException("refresh interval must be > 0, got " + refresh);
     }
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "slo-engine");
-      t.setDaemon(true);
-      return t;
-    });
+    this.thread =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "slo-engine");
+              t.setDaemon(true);
+              return t;
+            });
     thread.scheduleAtFixedRate(this::publish, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
   }
 
@@ -88,15 +98,19 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
   public Consumer<FleetEvent> sink() {
     return event -> {
       try {
-        thread.execute(() -> {
-          try {
-            engine.apply(event);
-            applied.incrementAndGet();
-          } catch (RuntimeException e) {
-            failed.incrementAndGet();
-            LOG.warn("engine rejected event {}: {}", event.getClass().getSimpleName(), e.getMessage());
-          }
-        });
+        thread.execute(
+            () -> {
+              try {
+                engine.apply(event);
+                applied.incrementAndGet();
+              } catch (RuntimeException e) {
+                failed.incrementAndGet();
+                LOG.warn(
+                    "engine rejected event {}: {}",
+                    event.getClass().getSimpleName(),
+                    e.getMessage());
+              }
+            });
       } catch (RejectedExecutionException e) {
         // closing: events after close are dropped on purpose
       }
@@ -131,7 +145,8 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
       findingLog.put(key, new FindingState(f, first, null));
     }
     int closed = 0;
-    for (java.util.Iterator<Map.Entry<String, FindingState>> it = findingLog.entrySet().iterator(); it.hasNext(); ) {
+    for (java.util.Iterator<Map.Entry<String, FindingState>> it = findingLog.entrySet().iterator();
+        it.hasNext(); ) {
       Map.Entry<String, FindingState> e = it.next();
       if (!seen.contains(e.getKey()) && e.getValue().open()) {
         e.setValue(new FindingState(e.getValue().finding(), e.getValue().firstSeen(), now));
@@ -141,12 +156,14 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
       }
     }
     List<FindingState> out = new java.util.ArrayList<>(findingLog.values());
-    out.sort(java.util.Comparator.comparing((FindingState s) -> s.open() ? 0 : 1)
-        .thenComparing(s -> s.finding().severity(), java.util.Comparator.reverseOrder())
-        .thenComparing(s -> s.finding().kind().wireName())
-        .thenComparing(s -> s.finding().subject()));
+    out.sort(
+        java.util.Comparator.comparing((FindingState s) -> s.open() ? 0 : 1)
+            .thenComparing(s -> s.finding().severity(), java.util.Comparator.reverseOrder())
+            .thenComparing(s -> s.finding().kind().wireName())
+            .thenComparing(s -> s.finding().subject()));
     latestFindings = List.copyOf(out);
-    latestHygiene = Map.copyOf(engine.claimHygiene(now, diagnosis.finishedWithoutLifecycleWarnAfter()));
+    latestHygiene =
+        Map.copyOf(engine.claimHygiene(now, diagnosis.finishedWithoutLifecycleWarnAfter()));
   }
 
   @Override
@@ -184,10 +201,11 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
 
   /** Publishes a snapshot now (after every queued event is applied) and returns it. */
   public FleetSnapshot refreshNow() {
-    call(e -> {
-      publish();
-      return null;
-    });
+    call(
+        e -> {
+          publish();
+          return null;
+        });
     return latest;
   }
 

@@ -20,15 +20,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The demo's classic warm-pool incidents, provoked through the Kubernetes API like a user would,
- * so the console has something to diagnose and every dashboard panel has data:
+ * The demo's classic warm-pool incidents, provoked through the Kubernetes API like a user would, so
+ * the console has something to diagnose and every dashboard panel has data:
  *
  * <ul>
  *   <li><b>template change under OnReplenish</b>: the low-traffic {@code legacy-tools} template's
  *       image is bumped; its idle members stay stale (finding StalePoolMembers, fixed by a paced
  *       Recreate plan), and a claim every 45 s is served a stale member;
- *   <li><b>suspend/resume</b>: Sandboxes owned by claims are suspended and resumed (resume SLI; with
- *       {@code sloconsole.controller.resume-failure-probability} some fail);
+ *   <li><b>suspend/resume</b>: Sandboxes owned by claims are suspended and resumed (resume SLI;
+ *       with {@code sloconsole.controller.resume-failure-probability} some fail);
  *   <li><b>claims under Retain piling up</b>: claims with {@code shutdownPolicy: Retain} and a
  *       short {@code shutdownTime} expire and stay (ExpiredClaimsAccumulating);
  *   <li><b>a buggy client</b> creates a SandboxClaim without {@code spec.warmPoolRef}: the
@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
  *       back (RefillStalled); then the lag clears.
  * </ul>
  *
- * The SDK that passes {@code env} on every claim is the load profile's {@code env-fraction}.
- * Keys under {@code sloconsole.app.}: {@code scenario} ({@code incidents} | {@code none}, default
- * none), {@code scenario-start} (delay before the first incident, default 90s).
+ * The SDK that passes {@code env} on every claim is the load profile's {@code env-fraction}. Keys
+ * under {@code sloconsole.app.}: {@code scenario} ({@code incidents} | {@code none}, default none),
+ * {@code scenario-start} (delay before the first incident, default 90s).
  */
 public final class IncidentScenario implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(IncidentScenario.class);
@@ -55,36 +55,65 @@ public final class IncidentScenario implements AutoCloseable {
 
   private final org.sandboxslo.controller.ControllerLite controller;
 
-  /** @param controller the demo controller, for the watch-lag incident; null skips that one */
-  public IncidentScenario(KubernetesClient client, org.sandboxslo.controller.ControllerLite controller) {
+  /**
+   * @param controller the demo controller, for the watch-lag incident; null skips that one
+   */
+  public IncidentScenario(
+      KubernetesClient client, org.sandboxslo.controller.ControllerLite controller) {
     this.client = client;
     this.controller = controller;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "demo-incidents");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "demo-incidents");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /** Schedules the incidents, the first after {@code start}. */
   public void start(Duration start) {
     long s = start.toMillis();
     timer.schedule(safe("template change", this::bumpTemplateImage), s, TimeUnit.MILLISECONDS);
-    timer.scheduleWithFixedDelay(safe("legacy claim", () -> claim("legacy-" + legacy.incrementAndGet(), "legacy-tools-pool",
-        "{\"shutdownPolicy\":\"Delete\",\"shutdownTime\":\"" + Instant.now().plusSeconds(30) + "\"}")),
-        s + 20_000, 45_000, TimeUnit.MILLISECONDS);
-    timer.scheduleWithFixedDelay(safe("suspend/resume", this::suspendAndResume), s + 10_000, 20_000, TimeUnit.MILLISECONDS);
-    timer.scheduleWithFixedDelay(safe("retained claims", this::retainedClaim), s + 5_000, 15_000, TimeUnit.MILLISECONDS);
-    timer.schedule(safe("malformed claim", this::malformedClaim), s + 15_000, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(
+        safe(
+            "legacy claim",
+            () ->
+                claim(
+                    "legacy-" + legacy.incrementAndGet(),
+                    "legacy-tools-pool",
+                    "{\"shutdownPolicy\":\"Delete\",\"shutdownTime\":\""
+                        + Instant.now().plusSeconds(30)
+                        + "\"}")),
+        s + 20_000,
+        45_000,
+        TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(
+        safe("suspend/resume", this::suspendAndResume), s + 10_000, 20_000, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(
+        safe("retained claims", this::retainedClaim), s + 5_000, 15_000, TimeUnit.MILLISECONDS);
+    timer.schedule(
+        safe("malformed claim", this::malformedClaim), s + 15_000, TimeUnit.MILLISECONDS);
     if (controller != null) {
-      timer.schedule(safe("watch lag", () -> {
-        controller.setWatchDelay(Duration.ofSeconds(75));
-        note("controller-lite watch lag 75 s for 150 s: refill waits for unobserved creates");
-      }), s + 60_000, TimeUnit.MILLISECONDS);
-      timer.schedule(safe("watch lag cleared", () -> {
-        controller.setWatchDelay(Duration.ZERO);
-        note("controller-lite watch lag cleared");
-      }), s + 210_000, TimeUnit.MILLISECONDS);
+      timer.schedule(
+          safe(
+              "watch lag",
+              () -> {
+                controller.setWatchDelay(Duration.ofSeconds(75));
+                note(
+                    "controller-lite watch lag 75 s for 150 s: refill waits for unobserved creates");
+              }),
+          s + 60_000,
+          TimeUnit.MILLISECONDS);
+      timer.schedule(
+          safe(
+              "watch lag cleared",
+              () -> {
+                controller.setWatchDelay(Duration.ZERO);
+                note("controller-lite watch lag cleared");
+              }),
+          s + 210_000,
+          TimeUnit.MILLISECONDS);
     }
   }
 
@@ -105,38 +134,62 @@ public final class IncidentScenario implements AutoCloseable {
 
   void bumpTemplateImage() {
     // change the template only once its pool is full, so there are old members to go stale
-    GenericKubernetesResource pool = client.genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_WARM_POOL))
-        .inNamespace(NS).withName("legacy-tools-pool").get();
+    GenericKubernetesResource pool =
+        client
+            .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_WARM_POOL))
+            .inNamespace(NS)
+            .withName("legacy-tools-pool")
+            .get();
     Object status = pool == null ? null : pool.getAdditionalProperties().get("status");
     Object ready = status instanceof Map<?, ?> st ? st.get("readyReplicas") : null;
     if (pool != null && !(ready instanceof Number n && n.intValue() >= 3)) {
       timer.schedule(safe("template change", this::bumpTemplateImage), 2, TimeUnit.SECONDS);
       return;
     }
-    GenericKubernetesResource t = client.genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_TEMPLATE))
-        .inNamespace(NS).withName("legacy-tools").get();
+    GenericKubernetesResource t =
+        client
+            .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_TEMPLATE))
+            .inNamespace(NS)
+            .withName("legacy-tools")
+            .get();
     if (t == null) {
       return;
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> spec = (Map<String, Object>) t.getAdditionalProperties().get("spec");
     @SuppressWarnings("unchecked")
-    Map<String, Object> podSpec = (Map<String, Object>) ((Map<String, Object>) spec.get("podTemplate")).get("spec");
+    Map<String, Object> podSpec =
+        (Map<String, Object>) ((Map<String, Object>) spec.get("podTemplate")).get("spec");
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> containers = (List<Map<String, Object>>) podSpec.get("containers");
     String image = String.valueOf(containers.get(0).get("image"));
     String bumped = image.endsWith("-patched") ? image : image + "-patched";
     containers.get(0).put("image", bumped);
-    client.genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_TEMPLATE)).inNamespace(NS).resource(t).update();
-    note("SandboxTemplate demo/legacy-tools image " + image + " -> " + bumped + " (OnReplenish keeps the old members)");
+    client
+        .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_TEMPLATE))
+        .inNamespace(NS)
+        .resource(t)
+        .update();
+    note(
+        "SandboxTemplate demo/legacy-tools image "
+            + image
+            + " -> "
+            + bumped
+            + " (OnReplenish keeps the old members)");
   }
 
   void suspendAndResume() {
     List<GenericKubernetesResource> owned = new ArrayList<>();
-    for (GenericKubernetesResource s : client.genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX))
-        .inNamespace(NS).list().getItems()) {
-      boolean byClaim = s.getMetadata().getOwnerReferences() != null
-          && s.getMetadata().getOwnerReferences().stream().anyMatch(o -> "SandboxClaim".equals(o.getKind()));
+    for (GenericKubernetesResource s :
+        client
+            .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX))
+            .inNamespace(NS)
+            .list()
+            .getItems()) {
+      boolean byClaim =
+          s.getMetadata().getOwnerReferences() != null
+              && s.getMetadata().getOwnerReferences().stream()
+                  .anyMatch(o -> "SandboxClaim".equals(o.getKind()));
       if (byClaim && s.getMetadata().getDeletionTimestamp() == null) {
         owned.add(s);
       }
@@ -145,8 +198,11 @@ public final class IncidentScenario implements AutoCloseable {
       return;
     }
     // the newest claimed sandbox: older ones are close to their claim's shutdownTime
-    owned.sort(java.util.Comparator.comparing((GenericKubernetesResource x) -> String.valueOf(x.getMetadata().getCreationTimestamp()))
-        .thenComparing(x -> x.getMetadata().getName()));
+    owned.sort(
+        java.util.Comparator.comparing(
+                (GenericKubernetesResource x) ->
+                    String.valueOf(x.getMetadata().getCreationTimestamp()))
+            .thenComparing(x -> x.getMetadata().getName()));
     resumes.incrementAndGet();
     GenericKubernetesResource s = owned.get(owned.size() - 1);
     String name = s.getMetadata().getName();
@@ -156,35 +212,57 @@ public final class IncidentScenario implements AutoCloseable {
   }
 
   private void mode(String name, String mode) {
-    client.genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX)).inNamespace(NS).withName(name)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"operatingMode\":\"" + mode + "\"}}");
+    client
+        .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX))
+        .inNamespace(NS)
+        .withName(name)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"operatingMode\":\"" + mode + "\"}}");
   }
 
   void retainedClaim() {
     String name = "retained-" + retained.incrementAndGet();
-    claim(name, "node-runtime-pool",
-        "{\"shutdownPolicy\":\"Retain\",\"shutdownTime\":\"" + Instant.now().plusSeconds(10) + "\"}");
+    claim(
+        name,
+        "node-runtime-pool",
+        "{\"shutdownPolicy\":\"Retain\",\"shutdownTime\":\""
+            + Instant.now().plusSeconds(10)
+            + "\"}");
     note("SandboxClaim demo/" + name + " with shutdownPolicy Retain, expires in 10 s and stays");
   }
 
   void malformedClaim() {
-    String json = """
+    String json =
+        """
         {"apiVersion":"extensions.agents.x-k8s.io/v1beta1","kind":"SandboxClaim",
          "metadata":{"name":"broken-client-claim","namespace":"%s"},"spec":{}}
-        """.formatted(NS);
-    client.genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_CLAIM)).inNamespace(NS)
-        .resource(client.getKubernetesSerialization().unmarshal(json, GenericKubernetesResource.class)).create();
-    note("SandboxClaim demo/broken-client-claim without spec.warmPoolRef (a buggy client): counted and skipped");
+        """
+            .formatted(NS);
+    client
+        .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_CLAIM))
+        .inNamespace(NS)
+        .resource(
+            client.getKubernetesSerialization().unmarshal(json, GenericKubernetesResource.class))
+        .create();
+    note(
+        "SandboxClaim demo/broken-client-claim without spec.warmPoolRef (a buggy client): counted and skipped");
   }
 
   private void claim(String name, String pool, String lifecycleJson) {
-    String json = """
+    String json =
+        """
         {"apiVersion":"extensions.agents.x-k8s.io/v1beta1","kind":"SandboxClaim",
          "metadata":{"name":"%s","namespace":"%s","labels":{"agents.x-k8s.io/created-by":"python-client"}},
          "spec":{"warmPoolRef":{"name":"%s"},"lifecycle":%s}}
-        """.formatted(name, NS, pool, lifecycleJson);
-    client.genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_CLAIM)).inNamespace(NS)
-        .resource(client.getKubernetesSerialization().unmarshal(json, GenericKubernetesResource.class)).create();
+        """
+            .formatted(name, NS, pool, lifecycleJson);
+    client
+        .genericKubernetesResources(SandboxCollector.context(Kind.SANDBOX_CLAIM))
+        .inNamespace(NS)
+        .resource(
+            client.getKubernetesSerialization().unmarshal(json, GenericKubernetesResource.class))
+        .create();
   }
 
   private void note(String s) {

@@ -40,16 +40,25 @@ public final class LoadRunner implements AutoCloseable {
     while (!closed && System.nanoTime() < deadline) {
       boolean full = true;
       for (var target : settings.profile().targets()) {
-        var pool = client.genericKubernetesResources(
-                org.sandboxslo.collector.SandboxCollector.context(org.sandboxslo.engine.model.Kind.SANDBOX_WARM_POOL))
-            .inNamespace(target.pool().namespace()).withName(target.pool().name()).get();
+        var pool =
+            client
+                .genericKubernetesResources(
+                    org.sandboxslo.collector.SandboxCollector.context(
+                        org.sandboxslo.engine.model.Kind.SANDBOX_WARM_POOL))
+                .inNamespace(target.pool().namespace())
+                .withName(target.pool().name())
+                .get();
         if (pool == null) {
           continue;
         }
         Object spec = pool.getAdditionalProperties().get("spec");
         Object status = pool.getAdditionalProperties().get("status");
-        Number want = spec instanceof java.util.Map<?, ?> m && m.get("replicas") instanceof Number n ? n : 1;
-        Number ready = status instanceof java.util.Map<?, ?> m && m.get("readyReplicas") instanceof Number n ? n : 0;
+        Number want =
+            spec instanceof java.util.Map<?, ?> m && m.get("replicas") instanceof Number n ? n : 1;
+        Number ready =
+            status instanceof java.util.Map<?, ?> m && m.get("readyReplicas") instanceof Number n
+                ? n
+                : 0;
         full &= ready.intValue() >= want.intValue();
       }
       if (full) {
@@ -83,7 +92,8 @@ public final class LoadRunner implements AutoCloseable {
           p.close();
           return;
         }
-        LOG.info("load run {} started ({}), ground truth {}", n, settings.profile().totalDuration(), gt);
+        LOG.info(
+            "load run {} started ({}), ground truth {}", n, settings.profile().totalDuration(), gt);
         p.start();
         p.awaitDone(settings.profile().totalDuration().plus(Duration.ofMinutes(10)));
         LOG.info("load run {} done: {}", n, p.summary());

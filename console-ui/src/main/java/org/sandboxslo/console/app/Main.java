@@ -24,8 +24,12 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     version = "sandbox-slo 0.1.0",
     description = "SLO operations console for Kubernetes agent-sandbox warm pools.",
-    subcommands = {Main.Demo.class, Main.Watch.class, Main.Replay.class,
-        org.sandboxslo.console.slo.GenerateRulesCommand.class})
+    subcommands = {
+      Main.Demo.class,
+      Main.Watch.class,
+      Main.Replay.class,
+      org.sandboxslo.console.slo.GenerateRulesCommand.class
+    })
 public final class Main implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -49,18 +53,20 @@ public final class Main implements Callable<Integer> {
     CommandLine cl = new CommandLine(new Main());
     cl.setOut(out);
     cl.setErr(err);
-    cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      PrintWriter e = cmd.getErr();
-      e.println("sandbox-slo: " + message(ex));
-      e.flush();
-      return ex instanceof IllegalArgumentException ? 2 : 1;
-    });
-    cl.setParameterExceptionHandler((ex, a) -> {
-      PrintWriter e = ex.getCommandLine().getErr();
-      e.println("sandbox-slo: " + ex.getMessage() + " (see --help)");
-      e.flush();
-      return 2;
-    });
+    cl.setExecutionExceptionHandler(
+        (ex, cmd, parsed) -> {
+          PrintWriter e = cmd.getErr();
+          e.println("sandbox-slo: " + message(ex));
+          e.flush();
+          return ex instanceof IllegalArgumentException ? 2 : 1;
+        });
+    cl.setParameterExceptionHandler(
+        (ex, a) -> {
+          PrintWriter e = ex.getCommandLine().getErr();
+          e.println("sandbox-slo: " + ex.getMessage() + " (see --help)");
+          e.flush();
+          return 2;
+        });
     try {
       return cl.execute(args);
     } catch (Throwable t) { // e.g. a LinkageError from a broken installation: still one line
@@ -83,22 +89,41 @@ public final class Main implements Callable<Integer> {
 
   /** Options every mode shares. */
   static class Common {
-    @Option(names = "--config", paramLabel = "FILE", description = "Properties file with sloconsole.* keys.")
+    @Option(
+        names = "--config",
+        paramLabel = "FILE",
+        description = "Properties file with sloconsole.* keys.")
     Path config;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Set a configuration key (repeatable).")
+    @Option(
+        names = "--set",
+        paramLabel = "KEY=VALUE",
+        description = "Set a configuration key (repeatable).")
     List<String> set = new ArrayList<>();
 
-    @Option(names = "--http-port", paramLabel = "PORT", description = "Console port (UI and API), default 8080.")
+    @Option(
+        names = "--http-port",
+        paramLabel = "PORT",
+        description = "Console port (UI and API), default 8080.")
     Integer httpPort;
 
-    @Option(names = "--management-port", paramLabel = "PORT", description = "Management port (/healthz, /readyz, /metrics), default 8081.")
+    @Option(
+        names = "--management-port",
+        paramLabel = "PORT",
+        description = "Management port (/healthz, /readyz, /metrics), default 8081.")
     Integer managementPort;
 
-    @Option(names = "--db-url", paramLabel = "JDBC_URL", description = "PostgreSQL to use instead of the embedded one.")
+    @Option(
+        names = "--db-url",
+        paramLabel = "JDBC_URL",
+        description = "PostgreSQL to use instead of the embedded one.")
     String dbUrl;
 
-    @Option(names = "--record", paramLabel = "FILE", description = "Record every observed watch event in the replay timeline format (replay FILE later).")
+    @Option(
+        names = "--record",
+        paramLabel = "FILE",
+        description =
+            "Record every observed watch event in the replay timeline format (replay FILE later).")
     Path record;
 
     Map<String, String> settings(Map<String, String> extra) {
@@ -122,19 +147,28 @@ public final class Main implements Callable<Integer> {
 
   static void runUntilStopped(App app, String mode, PrintWriter out) {
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      app.close();
-      stopped.countDown();
-    }, "shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  app.close();
+                  stopped.countDown();
+                },
+                "shutdown"));
     out.println("Sandbox SLO Console (" + mode + ") is up");
     out.println("  console     http://127.0.0.1:" + app.httpPort() + "/");
     out.println("  API         http://127.0.0.1:" + app.httpPort() + "/api/v1/templates");
-    out.println("  management  http://127.0.0.1:" + app.managementPort() + "/metrics  /healthz  /readyz");
+    out.println(
+        "  management  http://127.0.0.1:" + app.managementPort() + "/metrics  /healthz  /readyz");
     if (app.apiServerUrl() != null) {
-      out.println("  kubernetes  " + app.apiServerUrl() + "  (embedded API server with the agent-sandbox CRDs)");
+      out.println(
+          "  kubernetes  "
+              + app.apiServerUrl()
+              + "  (embedded API server with the agent-sandbox CRDs)");
     }
     if (app.load() != null) {
-      out.println("  load        ground truth in " + LoadSettings.fromMap(app.settings()).groundTruth(1));
+      out.println(
+          "  load        ground truth in " + LoadSettings.fromMap(app.settings()).groundTruth(1));
     }
     out.println("Press Ctrl-C to stop.");
     out.flush();
@@ -145,31 +179,51 @@ public final class Main implements Callable<Integer> {
     }
   }
 
-  @Command(name = "demo", mixinStandardHelpOptions = true,
-      description = "Run everything on embedded defaults: embedded Kubernetes API server with the agent-sandbox CRDs "
-          + "and demo manifests, controller-lite, a load profile, the console and an embedded PostgreSQL.")
+  @Command(
+      name = "demo",
+      mixinStandardHelpOptions = true,
+      description =
+          "Run everything on embedded defaults: embedded Kubernetes API server with the agent-sandbox CRDs "
+              + "and demo manifests, controller-lite, a load profile, the console and an embedded PostgreSQL.")
   static final class Demo extends Common implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--apply", paramLabel = "FILE|DIR", description = "Also apply these manifests (repeatable; multi-document YAML).")
+    @Option(
+        names = "--apply",
+        paramLabel = "FILE|DIR",
+        description = "Also apply these manifests (repeatable; multi-document YAML).")
     List<Path> apply = new ArrayList<>();
 
-    @Option(names = "--var", paramLabel = "NAME=VALUE", description = "Value for $${NAME} placeholders in --apply manifests (repeatable; the environment is used too).")
+    @Option(
+        names = "--var",
+        paramLabel = "NAME=VALUE",
+        description =
+            "Value for $${NAME} placeholders in --apply manifests (repeatable; the environment is used too).")
     List<String> vars = new ArrayList<>();
 
-    @Option(names = "--api-port", paramLabel = "PORT", description = "Port of the embedded API server (default: a free port).")
+    @Option(
+        names = "--api-port",
+        paramLabel = "PORT",
+        description = "Port of the embedded API server (default: a free port).")
     Integer apiPort;
 
     @Option(names = "--no-load", description = "Do not create claims.")
     boolean noLoad;
 
-    @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "none",
-        description = "none (default: the load profile only, so the API equals the ground-truth file) or incidents (template change"
-            + " under OnReplenish, suspend/resume, Retain claims piling up, a malformed claim, watch lag that stalls refill;"
-            + " their own claims are not in the ground truth).")
+    @Option(
+        names = "--scenario",
+        paramLabel = "NAME",
+        defaultValue = "none",
+        description =
+            "none (default: the load profile only, so the API equals the ground-truth file) or incidents (template change"
+                + " under OnReplenish, suspend/resume, Retain claims piling up, a malformed claim, watch lag that stalls refill;"
+                + " their own claims are not in the ground truth).")
     String scenario;
 
-    @Option(names = "--ground-truth", paramLabel = "FILE", description = "Where the load profile writes its ground truth (JSON lines).")
+    @Option(
+        names = "--ground-truth",
+        paramLabel = "FILE",
+        description = "Where the load profile writes its ground truth (JSON lines).")
     Path groundTruth;
 
     @Override
@@ -200,27 +254,41 @@ public final class Main implements Callable<Integer> {
         v.put(pair.substring(0, i), pair.substring(i + 1));
       }
       PrintWriter err = spec.commandLine().getErr();
-      App app = App.demo(settings, apply, v, line -> {
-        err.println("sandbox-slo: apply: " + line);
-        err.flush();
-      });
+      App app =
+          App.demo(
+              settings,
+              apply,
+              v,
+              line -> {
+                err.println("sandbox-slo: apply: " + line);
+                err.flush();
+              });
       runUntilStopped(app, "demo", spec.commandLine().getOut());
       return 0;
     }
   }
 
-  @Command(name = "watch", mixinStandardHelpOptions = true,
-      description = "Watch a real cluster (kubeconfig or in-cluster config): no embedded API server, no controller, no load.")
+  @Command(
+      name = "watch",
+      mixinStandardHelpOptions = true,
+      description =
+          "Watch a real cluster (kubeconfig or in-cluster config): no embedded API server, no controller, no load.")
   static final class Watch extends Common implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config, or in-cluster).")
+    @Option(
+        names = "--kubeconfig",
+        paramLabel = "FILE",
+        description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config, or in-cluster).")
     Path kubeconfig;
 
     @Option(names = "--context", paramLabel = "NAME", description = "Kubeconfig context.")
     String context;
 
-    @Option(names = {"-n", "--namespace"}, paramLabel = "NS", description = "Watch only these namespaces (repeatable; default all).")
+    @Option(
+        names = {"-n", "--namespace"},
+        paramLabel = "NS",
+        description = "Watch only these namespaces (repeatable; default all).")
     List<String> namespaces = new ArrayList<>();
 
     @Override
@@ -237,8 +305,11 @@ public final class Main implements Callable<Integer> {
     }
   }
 
-  @Command(name = "replay", mixinStandardHelpOptions = true,
-      description = "Replay a recorded timeline (case YAML or kubectl --watch --output-watch-events JSON) and print SLIs and findings.")
+  @Command(
+      name = "replay",
+      mixinStandardHelpOptions = true,
+      description =
+          "Replay a recorded timeline (case YAML or kubectl --watch --output-watch-events JSON) and print SLIs and findings.")
   static final class Replay implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

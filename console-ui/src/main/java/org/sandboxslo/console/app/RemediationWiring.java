@@ -33,46 +33,70 @@ final class RemediationWiring {
   /** A running service and the pool to close after it. */
   record Started(RemediationService service, Pool pool) {}
 
-  static Started start(Vertx vertx, Map<String, String> settings, KubernetesClient client, EngineLoop engine,
-      ControllerLite controllerOrNull, ConsoleStorage storage, ConsoleConfig console) {
+  static Started start(
+      Vertx vertx,
+      Map<String, String> settings,
+      KubernetesClient client,
+      EngineLoop engine,
+      ControllerLite controllerOrNull,
+      ConsoleStorage storage,
+      ConsoleConfig console) {
     RemediationConfig cfg = RemediationConfig.fromMap(settings);
     if (controllerOrNull != null) {
       cfg = cfg.withDemoAdmin();
       if (cfg.demoToken() != null) {
-        cfg.tokens().forEach((token, caller) -> System.out.println("remediation API demo token for user "
-            + caller.user() + " (" + String.join("+", new java.util.TreeSet<>(caller.roles())) + "): " + token));
+        cfg.tokens()
+            .forEach(
+                (token, caller) ->
+                    System.out.println(
+                        "remediation API demo token for user "
+                            + caller.user()
+                            + " ("
+                            + String.join("+", new java.util.TreeSet<>(caller.roles()))
+                            + "): "
+                            + token));
       }
     }
-    PgConnectOptions options = storage.embedded() != null ? storage.embedded().connectOptions()
-        : SliStore.connectOptions(console.dbUrl(), console.dbUser(), console.dbPassword());
-    Pool pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(2)).connectingTo(options).using(vertx).build();
-    RemediationFleet fleet = new RemediationFleet() {
-      @Override
-      public PoolState pool(ObjectRef ref) {
-        return engine.call(e -> e.poolState(ref));
-      }
+    PgConnectOptions options =
+        storage.embedded() != null
+            ? storage.embedded().connectOptions()
+            : SliStore.connectOptions(console.dbUrl(), console.dbUser(), console.dbPassword());
+    Pool pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(2))
+            .connectingTo(options)
+            .using(vertx)
+            .build();
+    RemediationFleet fleet =
+        new RemediationFleet() {
+          @Override
+          public PoolState pool(ObjectRef ref) {
+            return engine.call(e -> e.poolState(ref));
+          }
 
-      @Override
-      public List<FindingState> findings() {
-        return engine.findings();
-      }
+          @Override
+          public List<FindingState> findings() {
+            return engine.findings();
+          }
 
-      @Override
-      public boolean controllerLite() {
-        return controllerOrNull != null;
-      }
+          @Override
+          public boolean controllerLite() {
+            return controllerOrNull != null;
+          }
 
-      @Override
-      public void setMaxRefillRate(double perSecond) {
-        if (controllerOrNull == null) {
-          throw new IllegalStateException("controller-lite does not run in this process");
-        }
-        controllerOrNull.setMaxRefillRate(perSecond);
-      }
-    };
+          @Override
+          public void setMaxRefillRate(double perSecond) {
+            if (controllerOrNull == null) {
+              throw new IllegalStateException("controller-lite does not run in this process");
+            }
+            controllerOrNull.setMaxRefillRate(perSecond);
+          }
+        };
     try {
-      RemediationService s = App.await(RemediationService.start(vertx, cfg, new RemediationStore(pool), client, fleet,
-          Clock.systemUTC()));
+      RemediationService s =
+          App.await(
+              RemediationService.start(
+                  vertx, cfg, new RemediationStore(pool), client, fleet, Clock.systemUTC()));
       return new Started(s, pool);
     } catch (RuntimeException e) {
       pool.close();

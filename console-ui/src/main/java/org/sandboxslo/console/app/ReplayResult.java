@@ -41,29 +41,41 @@ public record ReplayResult(
     for (Finding f : findings) {
       fs.add(SnapshotJson.finding(f));
     }
-    JsonObject out = new JsonObject()
-        .put("case", name)
-        .put("clock", clock.toString())
-        .put("events", events)
-        .put("skipped", new JsonArray(List.copyOf(skipped)))
-        .put("templates", SnapshotJson.templates(snapshot).getJsonArray("items"))
-        .put("pools", SnapshotJson.pools(snapshot).getJsonArray("items"))
-        .put("findings", fs)
-        .put("warnings", new JsonArray(List.copyOf(warnings)));
+    JsonObject out =
+        new JsonObject()
+            .put("case", name)
+            .put("clock", clock.toString())
+            .put("events", events)
+            .put("skipped", new JsonArray(List.copyOf(skipped)))
+            .put("templates", SnapshotJson.templates(snapshot).getJsonArray("items"))
+            .put("pools", SnapshotJson.pools(snapshot).getJsonArray("items"))
+            .put("findings", fs)
+            .put("warnings", new JsonArray(List.copyOf(warnings)));
     if (controllerView != null) {
-      out.put("controllerView", new JsonObject()
-          .put("warmLaunches", controllerView.warm())
-          .put("coldLaunches", controllerView.cold())
-          .put("warmHitRatio", controllerView.ratio())
-          .put("partial", controllerView.partial())
-          .put("restarts", new JsonArray(controllerView.restarts().stream().map(r -> r.at().toString()).toList())));
+      out.put(
+          "controllerView",
+          new JsonObject()
+              .put("warmLaunches", controllerView.warm())
+              .put("coldLaunches", controllerView.cold())
+              .put("warmHitRatio", controllerView.ratio())
+              .put("partial", controllerView.partial())
+              .put(
+                  "restarts",
+                  new JsonArray(
+                      controllerView.restarts().stream().map(r -> r.at().toString()).toList())));
     }
     return out;
   }
 
   public String toText() {
     StringBuilder sb = new StringBuilder();
-    sb.append("replay ").append(name).append(" at ").append(clock).append(": ").append(events).append(" events");
+    sb.append("replay ")
+        .append(name)
+        .append(" at ")
+        .append(clock)
+        .append(": ")
+        .append(events)
+        .append(" events");
     if (!skipped.isEmpty()) {
       sb.append(", ").append(skipped.size()).append(" skipped");
     }
@@ -73,40 +85,78 @@ public record ReplayResult(
     }
     sb.append("templates\n");
     for (SliSnapshot t : snapshot.templates()) {
-      sb.append("  ").append(t.key().namespace()).append('/').append(t.key().name())
-          .append("  pools=").append(String.join(",", t.related()))
-          .append("  ready(current)=").append(ratio(t.pool().readyFractionCurrentTemplate()))
-          .append(" ready(upstream)=").append(ratio(t.pool().readyFraction()))
-          .append(" members=").append(t.pool().members())
-          .append(" stale=").append(t.pool().staleMembers()).append('\n');
+      sb.append("  ")
+          .append(t.key().namespace())
+          .append('/')
+          .append(t.key().name())
+          .append("  pools=")
+          .append(String.join(",", t.related()))
+          .append("  ready(current)=")
+          .append(ratio(t.pool().readyFractionCurrentTemplate()))
+          .append(" ready(upstream)=")
+          .append(ratio(t.pool().readyFraction()))
+          .append(" members=")
+          .append(t.pool().members())
+          .append(" stale=")
+          .append(t.pool().staleMembers())
+          .append('\n');
       for (WindowSlis w : t.windows()) {
-        sb.append("    ").append(org.sandboxslo.engine.Durations.format(w.window()))
-            .append(": warm-hit=").append(ratio(w.warmHitRatio()))
-            .append(" (").append(w.warmLaunches()).append(" warm, ").append(w.coldLaunches()).append(" cold)")
-            .append(" claim-to-ready p95=").append(w.claimToReady() == null ? "no data"
-                : String.format(Locale.ROOT, "%.3fs", w.claimToReady().p95().toNanos() / 1e9))
+        sb.append("    ")
+            .append(org.sandboxslo.engine.Durations.format(w.window()))
+            .append(": warm-hit=")
+            .append(ratio(w.warmHitRatio()))
+            .append(" (")
+            .append(w.warmLaunches())
+            .append(" warm, ")
+            .append(w.coldLaunches())
+            .append(" cold)")
+            .append(" claim-to-ready p95=")
+            .append(
+                w.claimToReady() == null
+                    ? "no data"
+                    : String.format(Locale.ROOT, "%.3fs", w.claimToReady().p95().toNanos() / 1e9))
             .append('\n');
       }
     }
     if (controllerView != null) {
-      sb.append("controller view: warm-hit=").append(ratio(controllerView.ratio()))
-          .append(" (").append(fmt(controllerView.warm())).append(" warm, ").append(fmt(controllerView.cold())).append(" cold)")
-          .append(controllerView.partial() ? " partial" : "").append('\n');
+      sb.append("controller view: warm-hit=")
+          .append(ratio(controllerView.ratio()))
+          .append(" (")
+          .append(fmt(controllerView.warm()))
+          .append(" warm, ")
+          .append(fmt(controllerView.cold()))
+          .append(" cold)")
+          .append(controllerView.partial() ? " partial" : "")
+          .append('\n');
     }
     for (String w : warnings) {
       sb.append("warning: ").append(w).append('\n');
     }
     sb.append("findings (").append(findings.size()).append(")\n");
     for (Finding f : findings) {
-      sb.append("  [").append(f.severity().wireName()).append("] ").append(f.kind().wireName()).append(' ')
-          .append(f.subject()).append(f.firstSeen() == null ? "" : " since " + f.firstSeen()).append('\n');
+      sb.append("  [")
+          .append(f.severity().wireName())
+          .append("] ")
+          .append(f.kind().wireName())
+          .append(' ')
+          .append(f.subject())
+          .append(f.firstSeen() == null ? "" : " since " + f.firstSeen())
+          .append('\n');
       sb.append("    ").append(f.explanation()).append('\n');
       for (Evidence e : f.evidence()) {
-        sb.append("    ").append(e.name()).append(": ").append(e.value())
-            .append(e.arithmetic().isEmpty() ? "" : "  (" + e.arithmetic() + ")").append('\n');
+        sb.append("    ")
+            .append(e.name())
+            .append(": ")
+            .append(e.value())
+            .append(e.arithmetic().isEmpty() ? "" : "  (" + e.arithmetic() + ")")
+            .append('\n');
       }
       for (Proposal p : f.proposals()) {
-        sb.append("    ").append(p.automatic() ? "plan " + p.action() : "advice").append(": ").append(p.summary()).append('\n');
+        sb.append("    ")
+            .append(p.automatic() ? "plan " + p.action() : "advice")
+            .append(": ")
+            .append(p.summary())
+            .append('\n');
         for (String s : p.steps()) {
           sb.append("      - ").append(s).append('\n');
         }

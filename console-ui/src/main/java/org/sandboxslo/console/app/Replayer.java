@@ -20,7 +20,6 @@ import org.sandboxslo.engine.FleetEngine;
 import org.sandboxslo.engine.finding.DiagnosisConfig;
 import org.sandboxslo.engine.model.FleetEvent;
 import org.sandboxslo.engine.model.Kind;
-import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.model.ObjectView;
 import org.sandboxslo.engine.scrape.ControllerView;
 import org.sandboxslo.engine.scrape.PromText;
@@ -43,7 +42,8 @@ public final class Replayer {
   /**
    * Replays a file.
    *
-   * @throws IllegalArgumentException "FILE: reason" when the file cannot be read or is neither format
+   * @throws IllegalArgumentException "FILE: reason" when the file cannot be read or is neither
+   *     format
    */
   public static ReplayResult replayFile(Path file) {
     String text;
@@ -71,18 +71,26 @@ public final class Replayer {
       doc = new Yaml(new SafeConstructor(new LoaderOptions())).load(yamlText);
     } catch (org.yaml.snakeyaml.error.MarkedYAMLException e) {
       int line = e.getProblemMark() == null ? -1 : e.getProblemMark().getLine() + 1;
-      throw new IllegalArgumentException("YAML parse error at line " + line + ": " + e.getProblem()
-          + " (expected a replay timeline: case, clock, timeline[])");
+      throw new IllegalArgumentException(
+          "YAML parse error at line "
+              + line
+              + ": "
+              + e.getProblem()
+              + " (expected a replay timeline: case, clock, timeline[])");
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("YAML parse error: " + e.getMessage().replaceAll("\\s+", " ")
-          + " (expected a replay timeline: case, clock, timeline[])");
+      throw new IllegalArgumentException(
+          "YAML parse error: "
+              + e.getMessage().replaceAll("\\s+", " ")
+              + " (expected a replay timeline: case, clock, timeline[])");
     }
     if (!(doc instanceof Map<?, ?> m) || !(m.get("timeline") instanceof List<?> timeline)) {
-      throw new IllegalArgumentException("not a timeline document: needs a top-level 'timeline' list");
+      throw new IllegalArgumentException(
+          "not a timeline document: needs a top-level 'timeline' list");
     }
     Map<String, Object> root = (Map<String, Object>) normalize(m);
     String name = root.get("case") != null ? String.valueOf(root.get("case")) : fileName;
-    Map<String, Object> config = root.get("config") instanceof Map<?, ?> c ? (Map<String, Object>) c : Map.of();
+    Map<String, Object> config =
+        root.get("config") instanceof Map<?, ?> c ? (Map<String, Object>) c : Map.of();
     Run run = new Run(diagnosisConfig(config));
     Instant last = null;
     List<Object> entries = (List<Object>) root.get("timeline");
@@ -102,7 +110,8 @@ public final class Replayer {
       last = at;
       run.entry("timeline[" + i + "]", String.valueOf(e.get("type")), e, at);
     }
-    Instant clock = root.get("clock") != null ? Instant.parse(String.valueOf(root.get("clock"))) : last;
+    Instant clock =
+        root.get("clock") != null ? Instant.parse(String.valueOf(root.get("clock"))) : last;
     if (clock == null) {
       throw new IllegalArgumentException("timeline is empty and has no clock");
     }
@@ -114,14 +123,17 @@ public final class Replayer {
   public static ReplayResult replayWatchJson(String name, String json) {
     List<JsonObject> values = new ArrayList<>();
     JsonParser p = JsonParser.newParser().objectValueMode();
-    p.handler(ev -> {
-      if (ev.type() == io.vertx.core.parsetools.JsonEventType.VALUE && ev.value() instanceof JsonObject o) {
-        values.add(o);
-      }
-    });
-    p.exceptionHandler(ex -> {
-      throw new IllegalArgumentException("JSON parse error: " + ex.getMessage());
-    });
+    p.handler(
+        ev -> {
+          if (ev.type() == io.vertx.core.parsetools.JsonEventType.VALUE
+              && ev.value() instanceof JsonObject o) {
+            values.add(o);
+          }
+        });
+    p.exceptionHandler(
+        ex -> {
+          throw new IllegalArgumentException("JSON parse error: " + ex.getMessage());
+        });
     p.handle(Buffer.buffer(json));
     p.end();
     Run run = new Run(DiagnosisConfig.defaults());
@@ -129,7 +141,10 @@ public final class Replayer {
     for (int i = 0; i < values.size(); i++) {
       Map<String, Object> e = values.get(i).getMap();
       Object obj = e.get("object");
-      Map<String, Object> o = obj instanceof JsonObject jo ? jo.getMap() : obj instanceof Map<?, ?> mm ? (Map<String, Object>) mm : null;
+      Map<String, Object> o =
+          obj instanceof JsonObject jo
+              ? jo.getMap()
+              : obj instanceof Map<?, ?> mm ? (Map<String, Object>) mm : null;
       if (o == null) {
         run.skipped.add("event " + i + ": no object");
         continue;
@@ -257,8 +272,11 @@ public final class Replayer {
         }
         case "SCRAPE" -> {
           try {
-            scrapes.add(new Scrape(at, String.valueOf(e.getOrDefault("target", "unknown")),
-                PromText.parse(String.valueOf(e.getOrDefault("text", "")))));
+            scrapes.add(
+                new Scrape(
+                    at,
+                    String.valueOf(e.getOrDefault("target", "unknown")),
+                    PromText.parse(String.valueOf(e.getOrDefault("text", "")))));
             events++;
           } catch (IllegalArgumentException ex) {
             skipped.add(where + ": scrape: " + ex.getMessage());
@@ -277,16 +295,21 @@ public final class Replayer {
       List<String> warnings = new ArrayList<>();
       if (!scrapes.isEmpty()) {
         for (org.sandboxslo.engine.scrape.Sample x : scrapes.get(scrapes.size() - 1).samples()) {
-          if (x.name().equals("agent_sandboxes") && "warm".equals(x.labels().get("launch_type"))
-              && "None".equals(x.labels().get("owned_by")) && x.value() > 0) {
-            warnings.add("metrics consistency: agent_sandboxes{launch_type=\"warm\",owned_by=\"None\"} = "
-                + (long) x.value() + " in namespace " + x.labels().get("namespace")
-                + ": warm sandboxes must be owned by a claim or a pool (spoofed labels or a leak)");
+          if (x.name().equals("agent_sandboxes")
+              && "warm".equals(x.labels().get("launch_type"))
+              && "None".equals(x.labels().get("owned_by"))
+              && x.value() > 0) {
+            warnings.add(
+                "metrics consistency: agent_sandboxes{launch_type=\"warm\",owned_by=\"None\"} = "
+                    + (long) x.value()
+                    + " in namespace "
+                    + x.labels().get("namespace")
+                    + ": warm sandboxes must be owned by a claim or a pool (spoofed labels or a leak)");
           }
         }
       }
-      return new ReplayResult(name, clock, events, skipped, engine.snapshot(clock), findings, cv, warnings);
+      return new ReplayResult(
+          name, clock, events, skipped, engine.snapshot(clock), findings, cv, warnings);
     }
   }
-
 }

@@ -23,7 +23,20 @@ public final class Settings {
 
   /** Sections owned by module configs (the part after {@code sloconsole.}). */
   public static final List<String> SECTIONS =
-      List.of("engine", "http", "management", "store", "db", "controller", "collector", "load", "app", "auth", "remediation", "slo", "controller-view");
+      List.of(
+          "engine",
+          "http",
+          "management",
+          "store",
+          "db",
+          "controller",
+          "collector",
+          "load",
+          "app",
+          "auth",
+          "remediation",
+          "slo",
+          "controller-view");
 
   /**
    * Merges the layers.
@@ -31,14 +44,16 @@ public final class Settings {
    * @throws IllegalArgumentException for an unreadable file or a key in no known section, naming
    *     the key and where it came from
    */
-  public static Map<String, String> merge(Path configFile, Map<String, String> env, Map<String, String> overrides) {
+  public static Map<String, String> merge(
+      Path configFile, Map<String, String> env, Map<String, String> overrides) {
     Map<String, String> out = new TreeMap<>();
     if (configFile != null) {
       Properties p = new Properties();
       try (Reader r = Files.newBufferedReader(configFile)) {
         p.load(r);
       } catch (IOException e) {
-        throw new IllegalArgumentException("config file " + configFile + ": cannot read: " + e.getMessage());
+        throw new IllegalArgumentException(
+            "config file " + configFile + ": cannot read: " + e.getMessage());
       }
       for (String k : p.stringPropertyNames()) {
         out.put(k.trim(), p.getProperty(k).trim());
@@ -68,9 +83,12 @@ public final class Settings {
       String rest = k.substring("SLOCONSOLE_".length()).toLowerCase(Locale.ROOT);
       int i = rest.indexOf('_');
       if (i <= 0 || i == rest.length() - 1) {
-        throw new IllegalArgumentException("environment: " + k + " is not SLOCONSOLE_<SECTION>_<KEY>");
+        throw new IllegalArgumentException(
+            "environment: " + k + " is not SLOCONSOLE_<SECTION>_<KEY>");
       }
-      out.put("sloconsole." + rest.substring(0, i) + "." + rest.substring(i + 1).replace('_', '-'), e.getValue());
+      out.put(
+          "sloconsole." + rest.substring(0, i) + "." + rest.substring(i + 1).replace('_', '-'),
+          e.getValue());
     }
     return out;
   }
@@ -85,7 +103,11 @@ public final class Settings {
       String section = dot < 0 ? rest : rest.substring(0, dot);
       if (!SECTIONS.contains(section) || dot < 0) {
         throw new IllegalArgumentException(
-            source + ": unknown configuration key " + k + "; sections: sloconsole." + String.join(", sloconsole.", SECTIONS));
+            source
+                + ": unknown configuration key "
+                + k
+                + "; sections: sloconsole."
+                + String.join(", sloconsole.", SECTIONS));
       }
     }
   }

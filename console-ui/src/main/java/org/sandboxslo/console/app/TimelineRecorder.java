@@ -14,16 +14,18 @@ import org.sandboxslo.engine.model.Kind;
 
 /**
  * Writes what the console observes in the replay timeline format ({@code ../shared/cases}
- * conventions), so an incident can be replayed later with {@code sandbox-slo replay FILE}: a
- * {@code case}/{@code timeline} YAML document whose entries are one JSON flow mapping per line
- * ({@code at} = receive time, {@code type}, {@code object} or {@code kind}). The file is valid while
- * it grows; each line is flushed.
+ * conventions), so an incident can be replayed later with {@code sandbox-slo replay FILE}: a {@code
+ * case}/{@code timeline} YAML document whose entries are one JSON flow mapping per line ({@code at}
+ * = receive time, {@code type}, {@code object} or {@code kind}). The file is valid while it grows;
+ * each line is flushed.
  */
 public final class TimelineRecorder implements SandboxCollector.Recorder, AutoCloseable {
   private final BufferedWriter out;
   private final Path file;
 
-  /** Creates (or truncates) {@code file}; throws IllegalArgumentException naming it when it cannot. */
+  /**
+   * Creates (or truncates) {@code file}; throws IllegalArgumentException naming it when it cannot.
+   */
   public TimelineRecorder(Path file) {
     this.file = file;
     try {
@@ -31,7 +33,10 @@ public final class TimelineRecorder implements SandboxCollector.Recorder, AutoCl
         Files.createDirectories(file.getParent());
       }
       out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
-      out.write("# recorded by sandbox-slo; replay with: sandbox-slo replay " + file.getFileName() + "\n");
+      out.write(
+          "# recorded by sandbox-slo; replay with: sandbox-slo replay "
+              + file.getFileName()
+              + "\n");
       out.write("case: recorded\ntimeline:\n");
       out.flush();
     } catch (IOException e) {
@@ -40,7 +45,8 @@ public final class TimelineRecorder implements SandboxCollector.Recorder, AutoCl
   }
 
   @Override
-  public synchronized void event(String type, Kind kind, Map<String, Object> object, Instant receivedAt) {
+  public synchronized void event(
+      String type, Kind kind, Map<String, Object> object, Instant receivedAt) {
     JsonObject e = new JsonObject().put("at", receivedAt.toString()).put("type", type);
     if (object != null) {
       e.put("object", new JsonObject(object));

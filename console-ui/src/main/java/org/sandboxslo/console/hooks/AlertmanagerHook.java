@@ -29,14 +29,26 @@ public final class AlertmanagerHook {
   static final int KEPT = 1000;
 
   /** One alert as last notified. Touched only on the verticle's event loop. */
-  record Alert(String fingerprint, String status, JsonObject labels, JsonObject annotations, Instant startsAt,
-      Instant endsAt, String generatorUrl, String receiver, Instant receivedAt, int notifications) {}
+  record Alert(
+      String fingerprint,
+      String status,
+      JsonObject labels,
+      JsonObject annotations,
+      Instant startsAt,
+      Instant endsAt,
+      String generatorUrl,
+      String receiver,
+      Instant receivedAt,
+      int notifications) {}
 
   private final Map<String, Alert> alerts = new LinkedHashMap<>();
 
   /** Mounts the webhook and the alerts list on {@code router}. */
   public void mount(Router router) {
-    router.post("/hooks/alertmanager").handler(BodyHandler.create().setBodyLimit(4 * 1024 * 1024)).handler(this::receive);
+    router
+        .post("/hooks/alertmanager")
+        .handler(BodyHandler.create().setBodyLimit(4 * 1024 * 1024))
+        .handler(this::receive);
     router.get("/api/v1/alerts").handler(this::list);
   }
 
@@ -48,10 +60,14 @@ public final class AlertmanagerHook {
       throw new ApiException(400, "bad request", "body", "not a JSON object");
     }
     if (body == null) {
-      throw new ApiException(400, "bad request", "body", "empty body; expected an Alertmanager webhook payload");
+      throw new ApiException(
+          400, "bad request", "body", "empty body; expected an Alertmanager webhook payload");
     }
-    if (!"4".equals(body.getValue("version") == null ? null : String.valueOf(body.getValue("version")))) {
-      throw new ApiException(400, "bad request", "version", "expected \"4\", got " + body.getValue("version"));
+    if (!"4"
+        .equals(
+            body.getValue("version") == null ? null : String.valueOf(body.getValue("version")))) {
+      throw new ApiException(
+          400, "bad request", "version", "expected \"4\", got " + body.getValue("version"));
     }
     Object raw = body.getValue("alerts");
     if (!(raw instanceof JsonArray arr)) {
@@ -69,17 +85,35 @@ public final class AlertmanagerHook {
       if (prev == null) {
         created++;
       }
-      alerts.put(a.fingerprint(), prev == null ? a
-          : new Alert(a.fingerprint(), a.status(), a.labels(), a.annotations(), a.startsAt(), a.endsAt(),
-              a.generatorUrl(), a.receiver(), a.receivedAt(), prev.notifications() + 1));
+      alerts.put(
+          a.fingerprint(),
+          prev == null
+              ? a
+              : new Alert(
+                  a.fingerprint(),
+                  a.status(),
+                  a.labels(),
+                  a.annotations(),
+                  a.startsAt(),
+                  a.endsAt(),
+                  a.generatorUrl(),
+                  a.receiver(),
+                  a.receivedAt(),
+                  prev.notifications() + 1));
     }
     while (alerts.size() > KEPT) {
       String oldest = alerts.keySet().iterator().next();
       alerts.remove(oldest);
     }
-    ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json")
-        .end(new JsonObject().put("received", parsed.size()).put("new", created)
-            .put("truncatedAlerts", body.getValue("truncatedAlerts")).encode());
+    ctx.response()
+        .setStatusCode(200)
+        .putHeader("Content-Type", "application/json")
+        .end(
+            new JsonObject()
+                .put("received", parsed.size())
+                .put("new", created)
+                .put("truncatedAlerts", body.getValue("truncatedAlerts"))
+                .encode());
   }
 
   private static Alert parse(Object v, String field, String receiver, Instant now) {
@@ -88,7 +122,8 @@ public final class AlertmanagerHook {
     }
     String status = a.getString("status");
     if (!"firing".equals(status) && !"resolved".equals(status)) {
-      throw new ApiException(400, "bad request", field + ".status", "expected firing or resolved, got " + status);
+      throw new ApiException(
+          400, "bad request", field + ".status", "expected firing or resolved, got " + status);
     }
     String fp = a.getString("fingerprint");
     if (fp == null || fp.isBlank()) {
@@ -98,9 +133,17 @@ public final class AlertmanagerHook {
     if (labels == null || labels.getString("alertname") == null) {
       throw new ApiException(400, "bad request", field + ".labels.alertname", "missing");
     }
-    return new Alert(fp, status, labels, a.getJsonObject("annotations", new JsonObject()),
-        time(a.getString("startsAt"), field + ".startsAt"), time(a.getString("endsAt"), field + ".endsAt"),
-        a.getString("generatorURL"), receiver, now, 1);
+    return new Alert(
+        fp,
+        status,
+        labels,
+        a.getJsonObject("annotations", new JsonObject()),
+        time(a.getString("startsAt"), field + ".startsAt"),
+        time(a.getString("endsAt"), field + ".endsAt"),
+        a.getString("generatorURL"),
+        receiver,
+        now,
+        1);
   }
 
   private static Instant time(String s, String field) {
@@ -118,14 +161,20 @@ public final class AlertmanagerHook {
   private void list(RoutingContext ctx) {
     String state = ctx.request().getParam("state", "all");
     if (!List.of("firing", "resolved", "all").contains(state)) {
-      throw new ApiException(400, "bad request", "state", "unknown state '" + state + "'; known: firing, resolved, all");
+      throw new ApiException(
+          400,
+          "bad request",
+          "state",
+          "unknown state '" + state + "'; known: firing, resolved, all");
     }
     JsonArray items = new JsonArray();
     alerts.values().stream()
         .filter(a -> state.equals("all") || state.equals(a.status()))
         .sorted(Comparator.comparing(Alert::receivedAt).reversed())
         .forEach(a -> items.add(json(a)));
-    ctx.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("items", items).encode());
+    ctx.response()
+        .putHeader("Content-Type", "application/json")
+        .end(new JsonObject().put("items", items).encode());
   }
 
   static JsonObject json(Alert a) {

@@ -43,10 +43,10 @@ final class ClusterOps {
 
   /**
    * The pool now, read from the API: its members by controller ownerReference (not deleting),
-   * Ready, and stale against the live template: the semantic digests differ and either the
-   * member's blueprint contradicts the template's or the engine also reports it stale ({@code
-   * engineStale}: the engine additionally catches pure additions to the template, such as a new
-   * env var, by the upstream hash label). Null when the pool is gone.
+   * Ready, and stale against the live template: the semantic digests differ and either the member's
+   * blueprint contradicts the template's or the engine also reports it stale ({@code engineStale}:
+   * the engine additionally catches pure additions to the template, such as a new env var, by the
+   * upstream hash label). Null when the pool is gone.
    */
   PoolState livePool(ObjectRef pool, Set<String> engineStale) {
     GenericKubernetesResource p = get(Kind.SANDBOX_WARM_POOL, pool);
@@ -55,34 +55,47 @@ final class ClusterOps {
     }
     Map<String, Object> spec = Resources.spec(p);
     String templateName = Resources.string(Resources.map(spec, "sandboxTemplateRef"), "name");
-    GenericKubernetesResource t = templateName == null ? null
-        : get(Kind.SANDBOX_TEMPLATE, new ObjectRef(pool.namespace(), templateName));
+    GenericKubernetesResource t =
+        templateName == null
+            ? null
+            : get(Kind.SANDBOX_TEMPLATE, new ObjectRef(pool.namespace(), templateName));
     Map<String, Object> tspec = t == null ? null : Resources.spec(t);
     List<PoolMember> members = new ArrayList<>();
-    for (GenericKubernetesResource s : Resources.ops(client, Kind.SANDBOX).inNamespace(pool.namespace()).list()
-        .getItems()) {
+    for (GenericKubernetesResource s :
+        Resources.ops(client, Kind.SANDBOX).inNamespace(pool.namespace()).list().getItems()) {
       OwnerReference o = Resources.controllerOwner(s);
       if (o == null || s.getMetadata().getDeletionTimestamp() != null) {
         continue;
       }
       if ("SandboxWarmPool".equals(o.getKind()) && pool.name().equals(o.getName())) {
-        members.add(new PoolMember(s.getMetadata().getName(), s.getMetadata().getUid(), Resources.isTrue(s, "Ready"),
-            stale(Resources.spec(s), tspec, engineStale.contains(s.getMetadata().getName())), null));
+        members.add(
+            new PoolMember(
+                s.getMetadata().getName(),
+                s.getMetadata().getUid(),
+                Resources.isTrue(s, "Ready"),
+                stale(Resources.spec(s), tspec, engineStale.contains(s.getMetadata().getName())),
+                null));
       }
     }
     Object replicas = spec.get("replicas");
     String strategy = Resources.string(Resources.map(spec, "updateStrategy"), "type");
-    return new PoolState(pool, templateName == null ? "" : templateName,
-        replicas instanceof Number n ? n.intValue() : 1, strategy, members);
+    return new PoolState(
+        pool,
+        templateName == null ? "" : templateName,
+        replicas instanceof Number n ? n.intValue() : 1,
+        strategy,
+        members);
   }
 
-  static boolean stale(Map<String, Object> memberSpec, Map<String, Object> templateSpec, boolean engineSaysStale) {
+  static boolean stale(
+      Map<String, Object> memberSpec, Map<String, Object> templateSpec, boolean engineSaysStale) {
     if (templateSpec == null) {
       return false;
     }
     return !Blueprints.digest(memberSpec).equals(Blueprints.digest(templateSpec))
         && (engineSaysStale
-            || Blueprints.contradicts(Blueprints.canonical(memberSpec), Blueprints.canonical(templateSpec)));
+            || Blueprints.contradicts(
+                Blueprints.canonical(memberSpec), Blueprints.canonical(templateSpec)));
   }
 
   /**
@@ -104,7 +117,10 @@ final class ClusterOps {
     }
     OwnerReference o = Resources.controllerOwner(s);
     if (o == null || !"SandboxWarmPool".equals(o.getKind()) || !pool.name().equals(o.getName())) {
-      return "skipped: Sandbox " + ref + " is owned by " + (o == null ? "nobody" : o.getKind() + " " + o.getName())
+      return "skipped: Sandbox "
+          + ref
+          + " is owned by "
+          + (o == null ? "nobody" : o.getKind() + " " + o.getName())
           + ", not the pool";
     }
     PoolState live = livePool(pool, engineStale);
@@ -112,22 +128,34 @@ final class ClusterOps {
     if (m == null || !m.stale()) {
       return "skipped: Sandbox " + ref + " is no longer stale";
     }
-    Resources.ops(client, Kind.SANDBOX).inNamespace(ref.namespace()).resource(s).lockResourceVersion().delete();
+    Resources.ops(client, Kind.SANDBOX)
+        .inNamespace(ref.namespace())
+        .resource(s)
+        .lockResourceVersion()
+        .delete();
     return "ok";
   }
 
   /** Merge-patches {@code spec} of a pool. */
   void patchPoolSpec(ObjectRef pool, JsonObject specPatch) {
-    Resources.ops(client, Kind.SANDBOX_WARM_POOL).inNamespace(pool.namespace()).withName(pool.name())
-        .patch(PatchContext.of(PatchType.JSON_MERGE), new JsonObject().put("spec", specPatch).encode());
+    Resources.ops(client, Kind.SANDBOX_WARM_POOL)
+        .inNamespace(pool.namespace())
+        .withName(pool.name())
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            new JsonObject().put("spec", specPatch).encode());
   }
 
   /** Creates a pool of the given template (fails with 409 when it exists). */
   void createPool(ObjectRef pool, String template, int replicas) {
     GenericKubernetesResource r = Resources.newObject(Kind.SANDBOX_WARM_POOL, pool.namespace());
     r.getMetadata().setName(pool.name());
-    r.setAdditionalProperty("spec", Map.of("replicas", replicas, "sandboxTemplateRef", Map.of("name", template)));
-    Resources.ops(client, Kind.SANDBOX_WARM_POOL).inNamespace(pool.namespace()).resource(r).create();
+    r.setAdditionalProperty(
+        "spec", Map.of("replicas", replicas, "sandboxTemplateRef", Map.of("name", template)));
+    Resources.ops(client, Kind.SANDBOX_WARM_POOL)
+        .inNamespace(pool.namespace())
+        .resource(r)
+        .create();
   }
 
   /** Ready members owned by the pool, or -1 when the pool does not exist. */
@@ -136,10 +164,15 @@ final class ClusterOps {
     return s == null ? -1 : s.readyUnclaimed();
   }
 
-  /** Whether a claim is expired-and-retained (Ready=False/ClaimExpired) or finished without lifecycle. */
+  /**
+   * Whether a claim is expired-and-retained (Ready=False/ClaimExpired) or finished without
+   * lifecycle.
+   */
   static boolean expiredOrNeverExpiring(GenericKubernetesResource c) {
     Map<String, Object> ready = Resources.condition(c, "Ready");
-    if (ready != null && "False".equals(ready.get("status")) && "ClaimExpired".equals(ready.get("reason"))) {
+    if (ready != null
+        && "False".equals(ready.get("status"))
+        && "ClaimExpired".equals(ready.get("reason"))) {
       return true;
     }
     return Resources.isTrue(c, "Finished") && Resources.spec(c).get("lifecycle") == null;
@@ -152,9 +185,15 @@ final class ClusterOps {
       return "skipped: SandboxClaim " + claim + " no longer exists";
     }
     if (!expiredOrNeverExpiring(c)) {
-      return "skipped: SandboxClaim " + claim + " is neither expired nor finished without lifecycle";
+      return "skipped: SandboxClaim "
+          + claim
+          + " is neither expired nor finished without lifecycle";
     }
-    Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace(claim.namespace()).resource(c).lockResourceVersion().delete();
+    Resources.ops(client, Kind.SANDBOX_CLAIM)
+        .inNamespace(claim.namespace())
+        .resource(c)
+        .lockResourceVersion()
+        .delete();
     return "ok";
   }
 
@@ -165,18 +204,30 @@ final class ClusterOps {
    * @return {@code ok}, or {@code skipped: ...} when the Deployment does not exist
    */
   String setRefillRateArg(ObjectRef deployment, double rate) {
-    Deployment d = client.apps().deployments().inNamespace(deployment.namespace()).withName(deployment.name()).get();
+    Deployment d =
+        client
+            .apps()
+            .deployments()
+            .inNamespace(deployment.namespace())
+            .withName(deployment.name())
+            .get();
     if (d == null) {
       return "skipped: Deployment " + deployment + " does not exist";
     }
-    client.apps().deployments().inNamespace(deployment.namespace()).withName(deployment.name()).edit(x -> {
-      var c = x.getSpec().getTemplate().getSpec().getContainers().get(0);
-      List<String> args = new ArrayList<>(c.getArgs() == null ? List.of() : c.getArgs());
-      args.removeIf(a -> a.startsWith("--sandbox-warm-pool-max-refill-rate"));
-      args.add(RemediationPlans.refillArg(rate));
-      c.setArgs(args);
-      return x;
-    });
+    client
+        .apps()
+        .deployments()
+        .inNamespace(deployment.namespace())
+        .withName(deployment.name())
+        .edit(
+            x -> {
+              var c = x.getSpec().getTemplate().getSpec().getContainers().get(0);
+              List<String> args = new ArrayList<>(c.getArgs() == null ? List.of() : c.getArgs());
+              args.removeIf(a -> a.startsWith("--sandbox-warm-pool-max-refill-rate"));
+              args.add(RemediationPlans.refillArg(rate));
+              c.setArgs(args);
+              return x;
+            });
     return "ok";
   }
 }

@@ -25,15 +25,35 @@ import java.util.Objects;
  * @param createdAt creation time
  * @param updatedAt last change
  */
-public record PlanRow(String id, String action, String subject, JsonObject params, String reason, String state,
-    String plannedBy, String approvedBy, String executedBy, String idempotencyKey, JsonObject dryRun,
-    JsonObject progress, String result, Instant createdAt, Instant updatedAt) {
+public record PlanRow(
+    String id,
+    String action,
+    String subject,
+    JsonObject params,
+    String reason,
+    String state,
+    String plannedBy,
+    String approvedBy,
+    String executedBy,
+    String idempotencyKey,
+    JsonObject dryRun,
+    JsonObject progress,
+    String result,
+    Instant createdAt,
+    Instant updatedAt) {
   /** The typed actions. */
-  public static final List<String> ACTIONS = List.of("PacedRecreate", "SetUpdateStrategy", "ScalePool", "ShardPool",
-      "SetRefillPacing", "DeleteExpiredClaims");
+  public static final List<String> ACTIONS =
+      List.of(
+          "PacedRecreate",
+          "SetUpdateStrategy",
+          "ScalePool",
+          "ShardPool",
+          "SetRefillPacing",
+          "DeleteExpiredClaims");
+
   /** The states. */
-  public static final List<String> STATES = List.of("planned", "approved", "executing", "succeeded", "failed",
-      "cancelled");
+  public static final List<String> STATES =
+      List.of("planned", "approved", "executing", "succeeded", "failed", "cancelled");
 
   public PlanRow {
     Objects.requireNonNull(id, "id");
@@ -46,9 +66,20 @@ public record PlanRow(String id, String action, String subject, JsonObject param
   }
 
   public JsonObject toJson() {
-    return new JsonObject().put("id", id).put("action", action).put("subject", subject).put("params", params)
-        .put("reason", reason).put("state", state).put("plannedBy", plannedBy).put("approvedBy", approvedBy)
-        .put("executedBy", executedBy).put("plan", dryRun).put("progress", progress).put("result", result)
-        .put("createdAt", createdAt.toString()).put("updatedAt", updatedAt.toString());
+    return new JsonObject()
+        .put("id", id)
+        .put("action", action)
+        .put("subject", subject)
+        .put("params", params)
+        .put("reason", reason)
+        .put("state", state)
+        .put("plannedBy", plannedBy)
+        .put("approvedBy", approvedBy)
+        .put("executedBy", executedBy)
+        .put("plan", dryRun)
+        .put("progress", progress)
+        .put("result", result)
+        .put("createdAt", createdAt.toString())
+        .put("updatedAt", updatedAt.toString());
   }
 }

@@ -43,21 +43,29 @@ import org.sandboxslo.engine.Durations;
  *     subject's namespace when given as {@code role:namespace}); every action defaults to {@code
  *     approver}
  */
-public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, double maxUnavailableFraction,
-    Duration pollInterval, int workers, String demoToken, Map<String, List<String>> approverRoles) {
+public record RemediationConfig(
+    Map<String, Caller> tokens,
+    boolean twoPerson,
+    double maxUnavailableFraction,
+    Duration pollInterval,
+    int workers,
+    String demoToken,
+    Map<String, List<String>> approverRoles) {
   public static final String TOKENS = "sloconsole.auth.tokens";
   public static final String TWO_PERSON = "sloconsole.auth.two-person";
   public static final String MAX_UNAVAILABLE = "sloconsole.remediation.max-unavailable-fraction";
   public static final String POLL = "sloconsole.remediation.poll-interval";
   public static final String WORKERS = "sloconsole.remediation.workers";
   public static final String APPROVER_ROLES = "sloconsole.auth.approver-roles";
-  private static final Set<String> KEYS = Set.of(TOKENS, TWO_PERSON, MAX_UNAVAILABLE, POLL, WORKERS, APPROVER_ROLES);
+  private static final Set<String> KEYS =
+      Set.of(TOKENS, TWO_PERSON, MAX_UNAVAILABLE, POLL, WORKERS, APPROVER_ROLES);
 
   public RemediationConfig {
     tokens = Map.copyOf(tokens);
     approverRoles = Map.copyOf(approverRoles);
     if (!(maxUnavailableFraction > 0 && maxUnavailableFraction <= 1)) {
-      throw new IllegalArgumentException(MAX_UNAVAILABLE + ": expected a number in (0, 1], got " + maxUnavailableFraction);
+      throw new IllegalArgumentException(
+          MAX_UNAVAILABLE + ": expected a number in (0, 1], got " + maxUnavailableFraction);
     }
     if (pollInterval.isZero() || pollInterval.isNegative()) {
       throw new IllegalArgumentException(POLL + ": must be > 0, got " + pollInterval);
@@ -75,8 +83,10 @@ public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, d
    */
   public static RemediationConfig fromMap(Map<String, String> m) {
     for (String k : m.keySet()) {
-      if ((k.startsWith("sloconsole.auth.") || k.startsWith("sloconsole.remediation.")) && !KEYS.contains(k)) {
-        throw new IllegalArgumentException("unknown configuration key " + k + "; known: " + new TreeSet<>(KEYS));
+      if ((k.startsWith("sloconsole.auth.") || k.startsWith("sloconsole.remediation."))
+          && !KEYS.contains(k)) {
+        throw new IllegalArgumentException(
+            "unknown configuration key " + k + "; known: " + new TreeSet<>(KEYS));
       }
     }
     Map<String, Caller> tokens = parseTokens(m.getOrDefault(TOKENS, ""));
@@ -88,16 +98,24 @@ public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, d
     try {
       f = Double.parseDouble(m.getOrDefault(MAX_UNAVAILABLE, "0.34"));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(MAX_UNAVAILABLE + ": expected a number in (0, 1], got '" + m.get(MAX_UNAVAILABLE) + "'");
+      throw new IllegalArgumentException(
+          MAX_UNAVAILABLE + ": expected a number in (0, 1], got '" + m.get(MAX_UNAVAILABLE) + "'");
     }
     int workers;
     try {
       workers = Integer.parseInt(m.getOrDefault(WORKERS, "2"));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(WORKERS + ": expected 1..16, got '" + m.get(WORKERS) + "'");
+      throw new IllegalArgumentException(
+          WORKERS + ": expected 1..16, got '" + m.get(WORKERS) + "'");
     }
-    return new RemediationConfig(tokens, tp.equals("true"), f, Durations.parse(POLL, m.getOrDefault(POLL, "500ms")),
-        workers, null, parseApproverRoles(m.getOrDefault(APPROVER_ROLES, "")));
+    return new RemediationConfig(
+        tokens,
+        tp.equals("true"),
+        f,
+        Durations.parse(POLL, m.getOrDefault(POLL, "500ms")),
+        workers,
+        null,
+        parseApproverRoles(m.getOrDefault(APPROVER_ROLES, "")));
   }
 
   static Map<String, List<String>> parseApproverRoles(String s) {
@@ -111,14 +129,25 @@ public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, d
     for (String entry : s.split(",")) {
       String[] p = entry.trim().split(":", 2);
       if (p.length != 2 || !PlanRow.ACTIONS.contains(p[0]) || p[1].isEmpty()) {
-        throw new IllegalArgumentException(APPROVER_ROLES + ": expected Action:role+role with an action of "
-            + String.join(", ", PlanRow.ACTIONS) + ", got '" + entry.trim() + "'");
+        throw new IllegalArgumentException(
+            APPROVER_ROLES
+                + ": expected Action:role+role with an action of "
+                + String.join(", ", PlanRow.ACTIONS)
+                + ", got '"
+                + entry.trim()
+                + "'");
       }
       List<String> roles = List.of(p[1].split("\\+"));
       for (String r : roles) {
         if (!Caller.ROLES.contains(r)) {
-          throw new IllegalArgumentException(APPROVER_ROLES + ": unknown role '" + r + "' for " + p[0] + "; roles: "
-              + String.join(", ", Caller.ROLES));
+          throw new IllegalArgumentException(
+              APPROVER_ROLES
+                  + ": unknown role '"
+                  + r
+                  + "' for "
+                  + p[0]
+                  + "; roles: "
+                  + String.join(", ", Caller.ROLES));
         }
       }
       out.put(p[0], roles);
@@ -139,19 +168,28 @@ public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, d
     for (String entry : s.split(",")) {
       String[] p = entry.trim().split(":", 3);
       if (p.length != 3 || p[0].isEmpty() || p[1].isEmpty() || p[2].isEmpty()) {
-        throw new IllegalArgumentException(TOKENS + ": expected user:token:role+role, got '" + mask(entry.trim()) + "'");
+        throw new IllegalArgumentException(
+            TOKENS + ": expected user:token:role+role, got '" + mask(entry.trim()) + "'");
       }
       Set<String> roles = new java.util.HashSet<>();
       for (String r : p[2].split("\\+")) {
         String name = r.contains(":") ? r.substring(0, r.indexOf(':')) : r;
         if (!Caller.ROLES.contains(name)) {
-          throw new IllegalArgumentException(TOKENS + ": unknown role '" + r + "' for user " + p[0] + "; roles: "
-              + String.join(", ", Caller.ROLES) + " (optionally role:namespace)");
+          throw new IllegalArgumentException(
+              TOKENS
+                  + ": unknown role '"
+                  + r
+                  + "' for user "
+                  + p[0]
+                  + "; roles: "
+                  + String.join(", ", Caller.ROLES)
+                  + " (optionally role:namespace)");
         }
         roles.add(r);
       }
       if (out.put(p[1], new Caller(p[0], roles)) != null) {
-        throw new IllegalArgumentException(TOKENS + ": the same token is given twice (user " + p[0] + ")");
+        throw new IllegalArgumentException(
+            TOKENS + ": the same token is given twice (user " + p[0] + ")");
       }
     }
     return out;
@@ -171,9 +209,18 @@ public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, d
       return this;
     }
     String token = randomToken();
-    return new RemediationConfig(Map.of(token, new Caller("admin", Set.of("admin")),
-        randomToken(), new Caller("reviewer", Set.of("approver", "viewer"))), twoPerson,
-        maxUnavailableFraction, pollInterval, workers, token, approverRoles);
+    return new RemediationConfig(
+        Map.of(
+            token,
+            new Caller("admin", Set.of("admin")),
+            randomToken(),
+            new Caller("reviewer", Set.of("approver", "viewer"))),
+        twoPerson,
+        maxUnavailableFraction,
+        pollInterval,
+        workers,
+        token,
+        approverRoles);
   }
 
   private static String randomToken() {
@@ -185,15 +232,21 @@ public record RemediationConfig(Map<String, Caller> tokens, boolean twoPerson, d
   /** The configuration for the startup log, tokens masked. */
   public String describe() {
     Map<String, String> d = new LinkedHashMap<>();
-    List<String> users = tokens.values().stream().map(c -> c.user() + ":****:" + String.join("+", new TreeSet<>(c.roles())))
-        .sorted().toList();
+    List<String> users =
+        tokens.values().stream()
+            .map(c -> c.user() + ":****:" + String.join("+", new TreeSet<>(c.roles())))
+            .sorted()
+            .toList();
     d.put(TOKENS, String.join(",", users));
     d.put(TWO_PERSON, String.valueOf(twoPerson));
     d.put(MAX_UNAVAILABLE, String.valueOf(maxUnavailableFraction));
     d.put(POLL, pollInterval.toMillis() + "ms");
     d.put(WORKERS, String.valueOf(workers));
-    d.put(APPROVER_ROLES, approverRoles.entrySet().stream().map(e -> e.getKey() + ":" + String.join("+", e.getValue()))
-        .collect(java.util.stream.Collectors.joining(",")));
+    d.put(
+        APPROVER_ROLES,
+        approverRoles.entrySet().stream()
+            .map(e -> e.getKey() + ":" + String.join("+", e.getValue()))
+            .collect(java.util.stream.Collectors.joining(",")));
     StringBuilder sb = new StringBuilder();
     d.forEach((k, v) -> sb.append("  ").append(k).append(" = ").append(v).append('\n'));
     return sb.toString().stripTrailing();

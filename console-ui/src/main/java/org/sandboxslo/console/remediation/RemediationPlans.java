@@ -3,8 +3,8 @@ package org.sandboxslo.console.remediation;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.TreeSet;
 import org.sandboxslo.console.ApiException;
 import org.sandboxslo.console.FindingState;
@@ -15,10 +15,10 @@ import org.sandboxslo.engine.remediation.RecreatePlan;
 import org.sandboxslo.engine.remediation.RemediationPlanner;
 
 /**
- * Builds the dry run of a plan request: validates action, subject and params against the
- * engine's view, and lists exactly which objects change, step by step, with the predicted effect
- * on the pool SLIs. Blocking (reads the engine): run on the remediation worker pool. Throws
- * {@link ApiException} 400 naming the field for bad input.
+ * Builds the dry run of a plan request: validates action, subject and params against the engine's
+ * view, and lists exactly which objects change, step by step, with the predicted effect on the pool
+ * SLIs. Blocking (reads the engine): run on the remediation worker pool. Throws {@link
+ * ApiException} 400 naming the field for bad input.
  *
  * <p>Dry-run JSON: {@code {"steps":[{"n","op","objects":[...],"description",...}], "destructive",
  * "automatic", "predicted":{...}}} plus action-specific fields (PacedRecreate: {@code
@@ -49,7 +49,8 @@ final class RemediationPlans {
     return i > 0 ? subject.substring(0, i) : null;
   }
 
-  static JsonObject dryRun(String action, String subject, JsonObject params, RemediationFleet fleet, double fraction) {
+  static JsonObject dryRun(
+      String action, String subject, JsonObject params, RemediationFleet fleet, double fraction) {
     return switch (action) {
       case "PacedRecreate" -> pacedRecreate(pool(subject, fleet), fraction);
       case "SetUpdateStrategy" -> setUpdateStrategy(pool(subject, fleet), params);
@@ -57,8 +58,10 @@ final class RemediationPlans {
       case "ShardPool" -> shardPool(pool(subject, fleet), params);
       case "SetRefillPacing" -> setRefillPacing(subject, params, fleet);
       case "DeleteExpiredClaims" -> deleteExpiredClaims(subject, params, fleet);
-      default -> throw ApiException.badRequest("action", "unknown action '" + action + "'; actions: "
-          + String.join(", ", PlanRow.ACTIONS));
+      default ->
+          throw ApiException.badRequest(
+              "action",
+              "unknown action '" + action + "'; actions: " + String.join(", ", PlanRow.ACTIONS));
     };
   }
 
@@ -85,7 +88,8 @@ final class RemediationPlans {
   static JsonObject pacedRecreate(PoolState s, double fraction) {
     RecreatePlan p = RemediationPlanner.pacedRecreate(s, fraction);
     if (p.batches().isEmpty()) {
-      throw ApiException.badRequest("subject", "SandboxWarmPool " + s.pool() + " has no stale unclaimed members");
+      throw ApiException.badRequest(
+          "subject", "SandboxWarmPool " + s.pool() + " has no stale unclaimed members");
     }
     String ns = s.pool().namespace();
     JsonArray steps = new JsonArray();
@@ -93,23 +97,57 @@ final class RemediationPlans {
     int n = 1;
     for (List<String> b : p.batches()) {
       batches.add(new JsonArray(new ArrayList<>(b)));
-      steps.add(new JsonObject().put("n", n++).put("op", "delete-members").put("objects", objects("Sandbox", ns, b))
-          .put("description", "delete " + String.join(", ", b) + " (re-checked just before: still owned by the pool, "
-              + "still stale), then wait until the replacement" + (b.size() > 1 ? "s are" : " is")
-              + " Ready and at least " + p.floorReady() + " of " + p.replicas() + " members are Ready"));
+      steps.add(
+          new JsonObject()
+              .put("n", n++)
+              .put("op", "delete-members")
+              .put("objects", objects("Sandbox", ns, b))
+              .put(
+                  "description",
+                  "delete "
+                      + String.join(", ", b)
+                      + " (re-checked just before: still owned by the pool, "
+                      + "still stale), then wait until the replacement"
+                      + (b.size() > 1 ? "s are" : " is")
+                      + " Ready and at least "
+                      + p.floorReady()
+                      + " of "
+                      + p.replicas()
+                      + " members are Ready"));
     }
-    double before = s.replicas() == 0 ? 1.0 : (double) p.readyCurrentTemplateBefore() / s.replicas();
-    return new JsonObject().put("replicas", p.replicas()).put("maxUnavailable", p.maxUnavailable())
-        .put("maxUnavailableArithmetic", "max(1, floor(" + fraction + " × " + p.replicas() + ")) = " + p.maxUnavailable())
-        .put("floorReady", p.floorReady()).put("floorFraction", round(p.floorFraction()))
-        .put("batches", batches).put("untouched", new JsonArray(new ArrayList<>(p.untouched())))
-        .put("steps", steps).put("destructive", true).put("automatic", true)
-        .put("predicted", new JsonObject()
-            .put("staleMembers", new JsonObject().put("before", p.staleBefore()).put("after", 0))
-            .put("readyFractionCurrentTemplate", new JsonObject().put("before", round(before)).put("after", 1.0))
-            .put("minReadyFractionDuringRollout", round(p.floorFraction()))
-            .put("note", "Ready members never drop below " + p.floorReady() + " of " + p.replicas()
-                + "; upstream Recreate would delete all " + p.staleBefore() + " stale members at once (agent-sandbox#426)"));
+    double before =
+        s.replicas() == 0 ? 1.0 : (double) p.readyCurrentTemplateBefore() / s.replicas();
+    return new JsonObject()
+        .put("replicas", p.replicas())
+        .put("maxUnavailable", p.maxUnavailable())
+        .put(
+            "maxUnavailableArithmetic",
+            "max(1, floor(" + fraction + " × " + p.replicas() + ")) = " + p.maxUnavailable())
+        .put("floorReady", p.floorReady())
+        .put("floorFraction", round(p.floorFraction()))
+        .put("batches", batches)
+        .put("untouched", new JsonArray(new ArrayList<>(p.untouched())))
+        .put("steps", steps)
+        .put("destructive", true)
+        .put("automatic", true)
+        .put(
+            "predicted",
+            new JsonObject()
+                .put(
+                    "staleMembers", new JsonObject().put("before", p.staleBefore()).put("after", 0))
+                .put(
+                    "readyFractionCurrentTemplate",
+                    new JsonObject().put("before", round(before)).put("after", 1.0))
+                .put("minReadyFractionDuringRollout", round(p.floorFraction()))
+                .put(
+                    "note",
+                    "Ready members never drop below "
+                        + p.floorReady()
+                        + " of "
+                        + p.replicas()
+                        + "; upstream Recreate would delete all "
+                        + p.staleBefore()
+                        + " stale members at once (agent-sandbox#426)"));
   }
 
   private static double round(double d) {
@@ -123,22 +161,49 @@ final class RemediationPlans {
     }
     int stale = s.staleUnclaimed().size();
     JsonObject patch = new JsonObject().put("updateStrategy", new JsonObject().put("type", t));
-    return new JsonObject().put("steps", new JsonArray().add(new JsonObject().put("n", 1).put("op", "patch-pool")
-            .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool())).put("patch", patch)
-            .put("description", "set spec.updateStrategy.type " + s.updateStrategy() + " → " + t)))
-        .put("destructive", "Recreate".equals(t) && stale > 0).put("automatic", true)
-        .put("predicted", new JsonObject().put("warning", "Recreate".equals(t) && stale > 0
-            ? "the controller deletes all " + stale + " stale members in one pass: Ready members drop to "
-                + (s.readyUnclaimed() - (int) s.unclaimed().stream().filter(m -> m.stale() && m.ready()).count()) + " of "
-                + s.replicas() + " (agent-sandbox#426); prefer PacedRecreate"
-            : "no members change now"));
+    return new JsonObject()
+        .put(
+            "steps",
+            new JsonArray()
+                .add(
+                    new JsonObject()
+                        .put("n", 1)
+                        .put("op", "patch-pool")
+                        .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool()))
+                        .put("patch", patch)
+                        .put(
+                            "description",
+                            "set spec.updateStrategy.type " + s.updateStrategy() + " → " + t)))
+        .put("destructive", "Recreate".equals(t) && stale > 0)
+        .put("automatic", true)
+        .put(
+            "predicted",
+            new JsonObject()
+                .put(
+                    "warning",
+                    "Recreate".equals(t) && stale > 0
+                        ? "the controller deletes all "
+                            + stale
+                            + " stale members in one pass: Ready members drop to "
+                            + (s.readyUnclaimed()
+                                - (int)
+                                    s.unclaimed().stream()
+                                        .filter(m -> m.stale() && m.ready())
+                                        .count())
+                            + " of "
+                            + s.replicas()
+                            + " (agent-sandbox#426); prefer PacedRecreate"
+                        : "no members change now"));
   }
 
   private static int intParam(JsonObject params, String key, int min, int max) {
     Object v = params.getValue(key);
-    if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.intValue() < min
+    if (!(v instanceof Number n)
+        || n.doubleValue() != Math.rint(n.doubleValue())
+        || n.intValue() < min
         || n.intValue() > max) {
-      throw ApiException.badRequest("params." + key, "expected an integer " + min + ".." + max + ", got " + v);
+      throw ApiException.badRequest(
+          "params." + key, "expected an integer " + min + ".." + max + ", got " + v);
     }
     return n.intValue();
   }
@@ -146,16 +211,40 @@ final class RemediationPlans {
   static JsonObject scalePool(PoolState s, JsonObject params) {
     int replicas = intParam(params, "replicas", 0, 10_000);
     if (replicas == s.replicas()) {
-      throw ApiException.badRequest("params.replicas", "SandboxWarmPool " + s.pool() + " already has " + replicas + " replicas");
+      throw ApiException.badRequest(
+          "params.replicas",
+          "SandboxWarmPool " + s.pool() + " already has " + replicas + " replicas");
     }
     boolean down = replicas < s.replicas();
-    return new JsonObject().put("steps", new JsonArray().add(new JsonObject().put("n", 1).put("op", "patch-pool")
-            .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool()))
-            .put("patch", new JsonObject().put("replicas", replicas))
-            .put("description", "set spec.replicas " + s.replicas() + " → " + replicas
-                + (down ? " (the controller deletes " + (s.replicas() - replicas) + " idle members, not-Ready first)" : ""))))
-        .put("destructive", down).put("automatic", true)
-        .put("predicted", new JsonObject().put("replicas", new JsonObject().put("before", s.replicas()).put("after", replicas)));
+    return new JsonObject()
+        .put(
+            "steps",
+            new JsonArray()
+                .add(
+                    new JsonObject()
+                        .put("n", 1)
+                        .put("op", "patch-pool")
+                        .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool()))
+                        .put("patch", new JsonObject().put("replicas", replicas))
+                        .put(
+                            "description",
+                            "set spec.replicas "
+                                + s.replicas()
+                                + " → "
+                                + replicas
+                                + (down
+                                    ? " (the controller deletes "
+                                        + (s.replicas() - replicas)
+                                        + " idle members, not-Ready first)"
+                                    : ""))))
+        .put("destructive", down)
+        .put("automatic", true)
+        .put(
+            "predicted",
+            new JsonObject()
+                .put(
+                    "replicas",
+                    new JsonObject().put("before", s.replicas()).put("after", replicas)));
   }
 
   static JsonObject shardPool(PoolState s, JsonObject params) {
@@ -168,77 +257,157 @@ final class RemediationPlans {
     for (int i = 1; i < shards; i++) {
       String name = s.pool().name() + "-shard-" + i;
       names.add(name);
-      steps.add(new JsonObject().put("n", n++).put("op", "create-pool")
-          .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool().namespace() + "/" + name))
-          .put("template", s.templateName()).put("replicas", per)
-          .put("description", "create SandboxWarmPool " + name + " (template " + s.templateName() + ", replicas " + per + ")"));
+      steps.add(
+          new JsonObject()
+              .put("n", n++)
+              .put("op", "create-pool")
+              .put(
+                  "objects",
+                  new JsonArray().add("SandboxWarmPool " + s.pool().namespace() + "/" + name))
+              .put("template", s.templateName())
+              .put("replicas", per)
+              .put(
+                  "description",
+                  "create SandboxWarmPool "
+                      + name
+                      + " (template "
+                      + s.templateName()
+                      + ", replicas "
+                      + per
+                      + ")"));
     }
     for (String name : names) {
-      steps.add(new JsonObject().put("n", n++).put("op", "wait-pool-ready")
-          .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool().namespace() + "/" + name)).put("minReady", per)
-          .put("description", "wait until " + name + " has " + per + " Ready members"));
+      steps.add(
+          new JsonObject()
+              .put("n", n++)
+              .put("op", "wait-pool-ready")
+              .put(
+                  "objects",
+                  new JsonArray().add("SandboxWarmPool " + s.pool().namespace() + "/" + name))
+              .put("minReady", per)
+              .put("description", "wait until " + name + " has " + per + " Ready members"));
     }
-    steps.add(new JsonObject().put("n", n).put("op", "patch-pool")
-        .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool())).put("patch", new JsonObject().put("replicas", old))
-        .put("description", "shrink " + s.pool().name() + " " + s.replicas() + " → " + old + " replicas"));
-    return new JsonObject().put("steps", steps).put("destructive", true).put("automatic", true)
-        .put("predicted", new JsonObject().put("pools", shards).put("replicasPerPool", per)
-            .put("note", "the new pools are Ready before the old one shrinks; claims must be spread over the "
-                + shards + " pools (spec.warmPoolRef)"));
+    steps.add(
+        new JsonObject()
+            .put("n", n)
+            .put("op", "patch-pool")
+            .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool()))
+            .put("patch", new JsonObject().put("replicas", old))
+            .put(
+                "description",
+                "shrink " + s.pool().name() + " " + s.replicas() + " → " + old + " replicas"));
+    return new JsonObject()
+        .put("steps", steps)
+        .put("destructive", true)
+        .put("automatic", true)
+        .put(
+            "predicted",
+            new JsonObject()
+                .put("pools", shards)
+                .put("replicasPerPool", per)
+                .put(
+                    "note",
+                    "the new pools are Ready before the old one shrinks; claims must be spread over the "
+                        + shards
+                        + " pools (spec.warmPoolRef)"));
   }
 
   static JsonObject setRefillPacing(String subject, JsonObject params, RemediationFleet fleet) {
     Object v = params.getValue("maxRefillRate");
-    if (!(v instanceof Number rate) || rate.doubleValue() < 0 || Double.isInfinite(rate.doubleValue())) {
-      throw ApiException.badRequest("params.maxRefillRate", "expected a number >= 0 (sandboxes/s per pool; 0 = unpaced), got " + v);
+    if (!(v instanceof Number rate)
+        || rate.doubleValue() < 0
+        || Double.isInfinite(rate.doubleValue())) {
+      throw ApiException.badRequest(
+          "params.maxRefillRate",
+          "expected a number >= 0 (sandboxes/s per pool; 0 = unpaced), got " + v);
     }
     JsonObject step = new JsonObject().put("n", 1).put("maxRefillRate", rate.doubleValue());
     if (subject.equals("controller-lite")) {
       if (!fleet.controllerLite()) {
-        throw ApiException.badRequest("subject", "controller-lite does not run in this process; give the upstream "
-            + "controller Deployment as namespace/name");
+        throw ApiException.badRequest(
+            "subject",
+            "controller-lite does not run in this process; give the upstream "
+                + "controller Deployment as namespace/name");
       }
-      step.put("op", "set-refill-rate").put("objects", new JsonArray().add("controller-lite max-refill-rate"))
-          .put("description", "set controller-lite's per-pool max refill rate to " + fmt(rate.doubleValue()) + "/s (live)");
+      step.put("op", "set-refill-rate")
+          .put("objects", new JsonArray().add("controller-lite max-refill-rate"))
+          .put(
+              "description",
+              "set controller-lite's per-pool max refill rate to "
+                  + fmt(rate.doubleValue())
+                  + "/s (live)");
     } else {
       ObjectRef d;
       try {
         d = ObjectRef.parse(subject);
       } catch (IllegalArgumentException e) {
-        throw ApiException.badRequest("subject", "expected controller-lite or namespace/deployment, got '" + subject + "'");
+        throw ApiException.badRequest(
+            "subject", "expected controller-lite or namespace/deployment, got '" + subject + "'");
       }
-      step.put("op", "patch-deployment-args").put("objects", new JsonArray().add("Deployment " + d))
-          .put("patch", "containers[0].args: replace --sandbox-warm-pool-max-refill-rate with " + refillArg(rate.doubleValue()))
-          .put("description", "patch the upstream controller Deployment " + d + " (rolls the controller pod)");
+      step.put("op", "patch-deployment-args")
+          .put("objects", new JsonArray().add("Deployment " + d))
+          .put(
+              "patch",
+              "containers[0].args: replace --sandbox-warm-pool-max-refill-rate with "
+                  + refillArg(rate.doubleValue()))
+          .put(
+              "description",
+              "patch the upstream controller Deployment " + d + " (rolls the controller pod)");
     }
-    return new JsonObject().put("steps", new JsonArray().add(step)).put("destructive", false).put("automatic", true)
+    return new JsonObject()
+        .put("steps", new JsonArray().add(step))
+        .put("destructive", false)
+        .put("automatic", true)
         .put("predicted", new JsonObject().put("maxRefillRatePerPool", rate.doubleValue()));
   }
 
-  static JsonObject deleteExpiredClaims(String namespace, JsonObject params, RemediationFleet fleet) {
+  static JsonObject deleteExpiredClaims(
+      String namespace, JsonObject params, RemediationFleet fleet) {
     if (namespace.isEmpty() || namespace.contains("/")) {
       throw ApiException.badRequest("subject", "expected a namespace, got '" + namespace + "'");
     }
     TreeSet<String> claims = new TreeSet<>();
     for (FindingState f : fleet.findings()) {
       FindingKind k = f.finding().kind();
-      if (f.open() && (k == FindingKind.EXPIRED_CLAIMS_ACCUMULATING || k == FindingKind.NEVER_EXPIRING_FINISHED_CLAIMS)
+      if (f.open()
+          && (k == FindingKind.EXPIRED_CLAIMS_ACCUMULATING
+              || k == FindingKind.NEVER_EXPIRING_FINISHED_CLAIMS)
           && f.finding().subject().equals("Namespace " + namespace)) {
-        f.finding().objects().stream().filter(o -> o.startsWith("SandboxClaim ")).forEach(claims::add);
+        f.finding().objects().stream()
+            .filter(o -> o.startsWith("SandboxClaim "))
+            .forEach(claims::add);
       }
     }
     if (claims.isEmpty()) {
-      throw ApiException.badRequest("subject", "no expired or never-expiring finished claims are known in namespace " + namespace);
+      throw ApiException.badRequest(
+          "subject",
+          "no expired or never-expiring finished claims are known in namespace " + namespace);
     }
     JsonArray steps = new JsonArray();
     int n = 1;
     for (String c : claims) {
-      steps.add(new JsonObject().put("n", n++).put("op", "delete-claim").put("objects", new JsonArray().add(c))
-          .put("description", "delete " + c + " (re-checked just before: still expired, or finished without lifecycle)"));
+      steps.add(
+          new JsonObject()
+              .put("n", n++)
+              .put("op", "delete-claim")
+              .put("objects", new JsonArray().add(c))
+              .put(
+                  "description",
+                  "delete "
+                      + c
+                      + " (re-checked just before: still expired, or finished without lifecycle)"));
     }
-    return new JsonObject().put("steps", steps).put("destructive", true).put("automatic", false)
-        .put("predicted", new JsonObject().put("claimsDeleted", claims.size())
-            .put("note", "never automatic: deletion only after explicit approval and execute; recommend clients set "
-                + "lifecycle {shutdownPolicy: Delete, ttlSecondsAfterFinished: 0} (agent-sandbox#1306)"));
+    return new JsonObject()
+        .put("steps", steps)
+        .put("destructive", true)
+        .put("automatic", false)
+        .put(
+            "predicted",
+            new JsonObject()
+                .put("claimsDeleted", claims.size())
+                .put(
+                    "note",
+                    "never automatic: deletion only after explicit approval and execute; recommend clients set "
+                        + "lifecycle {shutdownPolicy: Delete, ttlSecondsAfterFinished: 0} (agent-sandbox#1306)"));
   }
 }

@@ -18,10 +18,10 @@ import org.sandboxslo.console.ApiException;
  * 403 naming the missing role):
  *
  * <ul>
- *   <li>{@code POST /api/v1/plans} {@code {"action","subject","params","reason"}} → 201 plan
- *       (state {@code planned}, {@code plan} = dry run); 400 {@code {"error","field","reason"}}
- *   <li>{@code GET /api/v1/plans} → {@code {"items":[plan...]}}; {@code GET
- *       /api/v1/plans/{id}} → plan with {@code audit}
+ *   <li>{@code POST /api/v1/plans} {@code {"action","subject","params","reason"}} → 201 plan (state
+ *       {@code planned}, {@code plan} = dry run); 400 {@code {"error","field","reason"}}
+ *   <li>{@code GET /api/v1/plans} → {@code {"items":[plan...]}}; {@code GET /api/v1/plans/{id}} →
+ *       plan with {@code audit}
  *   <li>{@code POST /api/v1/plans/{id}/approve|execute|cancel} → 200 plan; 409 {@code
  *       {"error":"conflict","field":"state","reason"}}; execute honours {@code Idempotency-Key}
  *   <li>{@code GET /api/v1/audit?plan=&actor=&since=} → {@code {"items":[row...]}}
@@ -35,21 +35,75 @@ public final class RemediationRoutes {
   /** Mounts the routes on {@code router}; the service is looked up per request. */
   public static void mount(Router router, Vertx vertx) {
     router.route("/api/v1/plans*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
-    router.post("/api/v1/plans").handler(ctx -> handle(ctx, vertx, 201, (s, c) -> s.create(c, body(ctx))
-        .map(PlanRow::toJson)));
-    router.get("/api/v1/plans").handler(ctx -> handle(ctx, vertx, 200, (s, c) -> s.plans(c)
-        .map(ps -> new JsonObject().put("items", new JsonArray(ps.stream().map(PlanRow::toJson).toList())))));
-    router.get("/api/v1/plans/:id").handler(ctx -> handle(ctx, vertx, 200, (s, c) -> s.plan(c, id(ctx))
-        .compose(p -> s.audit(c, p.id(), null, null).map(a -> p.toJson().put("audit", audit(a))))));
-    router.post("/api/v1/plans/:id/approve").handler(ctx -> handle(ctx, vertx, 200, (s, c) -> s.approve(c, id(ctx))
-        .map(PlanRow::toJson)));
-    router.post("/api/v1/plans/:id/execute").handler(ctx -> handle(ctx, vertx, 200,
-        (s, c) -> s.execute(c, id(ctx), ctx.request().getHeader("Idempotency-Key")).map(PlanRow::toJson)));
-    router.post("/api/v1/plans/:id/cancel").handler(ctx -> handle(ctx, vertx, 200, (s, c) -> s.cancel(c, id(ctx))
-        .map(PlanRow::toJson)));
-    router.get("/api/v1/audit").handler(ctx -> handle(ctx, vertx, 200, (s, c) -> s.audit(c,
-        ctx.request().getParam("plan"), ctx.request().getParam("actor"), since(ctx))
-        .map(rows -> new JsonObject().put("items", audit(rows)))));
+    router
+        .post("/api/v1/plans")
+        .handler(
+            ctx -> handle(ctx, vertx, 201, (s, c) -> s.create(c, body(ctx)).map(PlanRow::toJson)));
+    router
+        .get("/api/v1/plans")
+        .handler(
+            ctx ->
+                handle(
+                    ctx,
+                    vertx,
+                    200,
+                    (s, c) ->
+                        s.plans(c)
+                            .map(
+                                ps ->
+                                    new JsonObject()
+                                        .put(
+                                            "items",
+                                            new JsonArray(
+                                                ps.stream().map(PlanRow::toJson).toList())))));
+    router
+        .get("/api/v1/plans/:id")
+        .handler(
+            ctx ->
+                handle(
+                    ctx,
+                    vertx,
+                    200,
+                    (s, c) ->
+                        s.plan(c, id(ctx))
+                            .compose(
+                                p ->
+                                    s.audit(c, p.id(), null, null)
+                                        .map(a -> p.toJson().put("audit", audit(a))))));
+    router
+        .post("/api/v1/plans/:id/approve")
+        .handler(
+            ctx -> handle(ctx, vertx, 200, (s, c) -> s.approve(c, id(ctx)).map(PlanRow::toJson)));
+    router
+        .post("/api/v1/plans/:id/execute")
+        .handler(
+            ctx ->
+                handle(
+                    ctx,
+                    vertx,
+                    200,
+                    (s, c) ->
+                        s.execute(c, id(ctx), ctx.request().getHeader("Idempotency-Key"))
+                            .map(PlanRow::toJson)));
+    router
+        .post("/api/v1/plans/:id/cancel")
+        .handler(
+            ctx -> handle(ctx, vertx, 200, (s, c) -> s.cancel(c, id(ctx)).map(PlanRow::toJson)));
+    router
+        .get("/api/v1/audit")
+        .handler(
+            ctx ->
+                handle(
+                    ctx,
+                    vertx,
+                    200,
+                    (s, c) ->
+                        s.audit(
+                                c,
+                                ctx.request().getParam("plan"),
+                                ctx.request().getParam("actor"),
+                                since(ctx))
+                            .map(rows -> new JsonObject().put("items", audit(rows)))));
   }
 
   private static JsonArray audit(List<AuditEntry> rows) {
@@ -68,7 +122,8 @@ public final class RemediationRoutes {
     try {
       return Instant.parse(s);
     } catch (DateTimeParseException e) {
-      throw ApiException.badRequest("since", "expected an RFC 3339 time like 2026-11-29T09:00:00Z, got '" + s + "'");
+      throw ApiException.badRequest(
+          "since", "expected an RFC 3339 time like 2026-11-29T09:00:00Z, got '" + s + "'");
     }
   }
 
@@ -76,7 +131,8 @@ public final class RemediationRoutes {
     try {
       JsonObject b = ctx.body().asJsonObject();
       if (b == null) {
-        throw ApiException.badRequest("body", "expected a JSON object {\"action\",\"subject\",\"params\",\"reason\"}");
+        throw ApiException.badRequest(
+            "body", "expected a JSON object {\"action\",\"subject\",\"params\",\"reason\"}");
       }
       return b;
     } catch (DecodeException | ClassCastException e) {
@@ -93,15 +149,20 @@ public final class RemediationRoutes {
     Future<JsonObject> f;
     try {
       if (s == null) {
-        throw ApiException.notReady("remediation is not running (no database or no Kubernetes client)");
+        throw ApiException.notReady(
+            "remediation is not running (no database or no Kubernetes client)");
       }
       Caller c = s.authenticate(ctx.request().getHeader("Authorization"));
       f = op.apply(s, c);
     } catch (ApiException e) {
       f = Future.failedFuture(e);
     }
-    f.onSuccess(json -> ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")
-            .end(json.encode()))
+    f.onSuccess(
+            json ->
+                ctx.response()
+                    .setStatusCode(status)
+                    .putHeader("Content-Type", "application/json")
+                    .end(json.encode()))
         .onFailure(ctx::fail);
   }
 }

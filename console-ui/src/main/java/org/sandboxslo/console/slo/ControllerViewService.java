@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The controller-reported view: scrapes the agent-sandbox controller's {@code /metrics} (text
- * exposition, reference §d) every {@code sloconsole.controller-view.interval}, keeps the scrapes
- * of the last {@code sloconsole.controller-view.window}, and computes per template the warm-hit
- * ratio ({@code agent_sandbox_claim_creation_total}) and p95 claim-to-ready ({@code
+ * exposition, reference §d) every {@code sloconsole.controller-view.interval}, keeps the scrapes of
+ * the last {@code sloconsole.controller-view.window}, and computes per template the warm-hit ratio
+ * ({@code agent_sandbox_claim_creation_total}) and p95 claim-to-ready ({@code
  * agent_sandbox_claim_controller_startup_latency_ms}, ms → s) with {@link CounterIncrease} (resets
  * as in C14). A window is {@code partial} when it saw a restart or a scrape gap (two successful
  * scrapes more than 2 × interval + 1 s apart, or failed scrapes).
@@ -47,8 +47,16 @@ public final class ControllerViewService implements AutoCloseable {
    * @param to window end (last scrape)
    * @param scrapes scrapes in the window
    */
-  public record View(double warm, double cold, Double warmHitRatio, Double p95Seconds, boolean partial, int restarts,
-      Instant from, Instant to, int scrapes) {}
+  public record View(
+      double warm,
+      double cold,
+      Double warmHitRatio,
+      Double p95Seconds,
+      boolean partial,
+      int restarts,
+      Instant from,
+      Instant to,
+      int scrapes) {}
 
   private final Vertx vertx;
   private final String url;
@@ -77,19 +85,23 @@ public final class ControllerViewService implements AutoCloseable {
 
   private void scrapeOnce() {
     Instant at = clock.instant();
-    http.request(new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(url).setTimeout(10_000))
+    http.request(
+            new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(url).setTimeout(10_000))
         .compose(req -> req.send())
-        .compose(resp -> resp.statusCode() == 200
-            ? resp.body()
-            : io.vertx.core.Future.failedFuture("HTTP " + resp.statusCode()))
-        .onSuccess(body -> {
-          try {
-            add(new Scrape(at, url, PromText.parse(body.toString())));
-            lastError = null;
-          } catch (IllegalArgumentException e) {
-            fail(at, "bad exposition text: " + e.getMessage());
-          }
-        })
+        .compose(
+            resp ->
+                resp.statusCode() == 200
+                    ? resp.body()
+                    : io.vertx.core.Future.failedFuture("HTTP " + resp.statusCode()))
+        .onSuccess(
+            body -> {
+              try {
+                add(new Scrape(at, url, PromText.parse(body.toString())));
+                lastError = null;
+              } catch (IllegalArgumentException e) {
+                fail(at, "bad exposition text: " + e.getMessage());
+              }
+            })
         .onFailure(e -> fail(at, e.getMessage()));
   }
 
@@ -102,7 +114,9 @@ public final class ControllerViewService implements AutoCloseable {
     failures.removeIf(t -> t.isBefore(at.minus(window)));
   }
 
-  /** Adds a scrape (tests feed recorded scrapes through this) and drops those older than the window. */
+  /**
+   * Adds a scrape (tests feed recorded scrapes through this) and drops those older than the window.
+   */
   void add(Scrape s) {
     scrapes.add(s);
     Instant oldest = s.at().minus(window).minus(interval);
@@ -132,11 +146,18 @@ public final class ControllerViewService implements AutoCloseable {
    * @param interval the expected scrape interval (a gap longer than 2 × interval makes it partial)
    * @param failedScrapes whether scrapes failed inside the window
    */
-  public static View compute(List<Scrape> scrapes, String namespace, String template, Instant from, Instant to,
-      Duration interval, boolean failedScrapes) {
+  public static View compute(
+      List<Scrape> scrapes,
+      String namespace,
+      String template,
+      Instant from,
+      Instant to,
+      Duration interval,
+      boolean failedScrapes) {
     ControllerView.WarmHit w = ControllerView.warmHit(scrapes, namespace, template, from, to);
-    HistogramQuantile.Estimate p95 = ControllerView.latencyQuantileMs(
-        scrapes, ControllerView.CONTROLLER_STARTUP_LATENCY_MS, template, null, 0.95, from, to);
+    HistogramQuantile.Estimate p95 =
+        ControllerView.latencyQuantileMs(
+            scrapes, ControllerView.CONTROLLER_STARTUP_LATENCY_MS, template, null, 0.95, from, to);
     List<Instant> times = new ArrayList<>();
     for (Scrape s : scrapes) {
       if (!s.at().isBefore(from) && !s.at().isAfter(to)) {
@@ -146,12 +167,22 @@ public final class ControllerViewService implements AutoCloseable {
     times.sort(Instant::compareTo);
     boolean gap = failedScrapes;
     for (int i = 1; i < times.size(); i++) {
-      if (Duration.between(times.get(i - 1), times.get(i)).compareTo(interval.multipliedBy(2).plusSeconds(1)) > 0) {
+      if (Duration.between(times.get(i - 1), times.get(i))
+              .compareTo(interval.multipliedBy(2).plusSeconds(1))
+          > 0) {
         gap = true;
       }
     }
-    return new View(w.warm(), w.cold(), w.ratio(), p95 == null ? null : p95.value() / 1000.0,
-        w.partial() || gap, w.restarts().size(), from, to, times.size());
+    return new View(
+        w.warm(),
+        w.cold(),
+        w.ratio(),
+        p95 == null ? null : p95.value() / 1000.0,
+        w.partial() || gap,
+        w.restarts().size(),
+        from,
+        to,
+        times.size());
   }
 
   /**
@@ -170,25 +201,36 @@ public final class ControllerViewService implements AutoCloseable {
       item.put("controllerView", null);
       return;
     }
-    item.put("controllerView", new JsonObject()
-        .put("source", url)
-        .put("window", org.sandboxslo.engine.Durations.format(window))
-        .put("warmLaunches", v.warm())
-        .put("coldLaunches", v.cold())
-        .put("warmHitRatio", v.warmHitRatio())
-        .put("p95Seconds", v.p95Seconds())
-        .put("partial", v.partial())
-        .put("restarts", v.restarts())
-        .put("scrapes", v.scrapes())
-        .put("lastError", lastError));
+    item.put(
+        "controllerView",
+        new JsonObject()
+            .put("source", url)
+            .put("window", org.sandboxslo.engine.Durations.format(window))
+            .put("warmLaunches", v.warm())
+            .put("coldLaunches", v.cold())
+            .put("warmHitRatio", v.warmHitRatio())
+            .put("p95Seconds", v.p95Seconds())
+            .put("partial", v.partial())
+            .put("restarts", v.restarts())
+            .put("scrapes", v.scrapes())
+            .put("lastError", lastError));
     JsonObject windows = item.getJsonObject("windows");
-    JsonObject w = windows == null ? null : windows.getJsonObject(org.sandboxslo.engine.Durations.format(window));
+    JsonObject w =
+        windows == null
+            ? null
+            : windows.getJsonObject(org.sandboxslo.engine.Durations.format(window));
     Double console = w == null ? null : w.getDouble("warmHitRatio");
     JsonArray dis = new JsonArray();
-    if (console != null && v.warmHitRatio() != null && Math.abs(console - v.warmHitRatio()) > tolerance) {
-      dis.add(new JsonObject().put("sli", "warm_hit_ratio").put("console", console)
-          .put("controller", v.warmHitRatio()).put("difference", console - v.warmHitRatio())
-          .put("tolerance", tolerance));
+    if (console != null
+        && v.warmHitRatio() != null
+        && Math.abs(console - v.warmHitRatio()) > tolerance) {
+      dis.add(
+          new JsonObject()
+              .put("sli", "warm_hit_ratio")
+              .put("console", console)
+              .put("controller", v.warmHitRatio())
+              .put("difference", console - v.warmHitRatio())
+              .put("tolerance", tolerance));
     }
     item.put("disagreement", dis.isEmpty() ? null : dis);
   }

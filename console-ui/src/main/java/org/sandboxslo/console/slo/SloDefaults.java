@@ -11,9 +11,9 @@ import org.sandboxslo.engine.slo.SloDefinitions;
 import org.sandboxslo.engine.upstream.NameHash;
 
 /**
- * The four SLOs shipped for every template: warm-hit ≥ 95 % on eligible claims ({@code
- * warm-hit}), claims Ready within the threshold ≥ 95 % ({@code claim-ready}), pool ready fraction
- * never below 20 % as a time-slice SLO ≥ 99 % ({@code pool-ready}), resume success ≥ 99.5 % ({@code
+ * The four SLOs shipped for every template: warm-hit ≥ 95 % on eligible claims ({@code warm-hit}),
+ * claims Ready within the threshold ≥ 95 % ({@code claim-ready}), pool ready fraction never below
+ * 20 % as a time-slice SLO ≥ 99 % ({@code pool-ready}), resume success ≥ 99.5 % ({@code
  * resume-success}). Per template they are named {@code <base>-<namespace>-<template>} (shortened
  * with an FNV hash past 63 characters); a user or file SLO of the same name replaces a default.
  */
@@ -21,10 +21,15 @@ public final class SloDefaults {
   private SloDefaults() {}
 
   /** Base names, in order. */
-  public static final List<String> BASES = List.of("warm-hit", "claim-ready", "pool-ready", "resume-success");
+  public static final List<String> BASES =
+      List.of("warm-hit", "claim-ready", "pool-ready", "resume-success");
 
-  /** The default SLOs' bodies (our JSON shape) for one template, or for all templates when ns is null. */
-  public static List<Map<String, Object>> bodies(String ns, String template, Duration period, Duration threshold) {
+  /**
+   * The default SLOs' bodies (our JSON shape) for one template, or for all templates when ns is
+   * null.
+   */
+  public static List<Map<String, Object>> bodies(
+      String ns, String template, Duration period, Duration threshold) {
     List<Map<String, Object>> out = new ArrayList<>();
     for (String base : BASES) {
       Map<String, Object> b = new LinkedHashMap<>();
@@ -34,7 +39,9 @@ public final class SloDefaults {
           b.put("sli", "warm_hit_ratio");
           b.put("objective", 95);
           b.put("eligibleOnly", true);
-          b.put("description", "Eligible claims served warm (claims with env/volumeClaimTemplates always cold-start upstream)");
+          b.put(
+              "description",
+              "Eligible claims served warm (claims with env/volumeClaimTemplates always cold-start upstream)");
         }
         case "claim-ready" -> {
           b.put("sli", "claim_to_ready_latency");
@@ -46,7 +53,9 @@ public final class SloDefaults {
           b.put("sli", "pool_ready_fraction");
           b.put("objective", 99);
           b.put("readyFloor", 0.2);
-          b.put("description", "Time slices in which the warm pool kept at least 20 % of spec.replicas Ready");
+          b.put(
+              "description",
+              "Time slices in which the warm pool kept at least 20 % of spec.replicas Ready");
         }
         default -> {
           b.put("sli", "resume_success_ratio");
@@ -64,7 +73,8 @@ public final class SloDefaults {
   }
 
   /** The default SLO definitions for one template. */
-  public static List<SloDefinition> forTemplate(String ns, String template, Duration period, Duration threshold) {
+  public static List<SloDefinition> forTemplate(
+      String ns, String template, Duration period, Duration threshold) {
     List<SloDefinition> out = new ArrayList<>();
     for (Map<String, Object> b : bodies(ns, template, period, threshold)) {
       SloDefinitions.Parsed p = SloDefinitions.parse(b);
@@ -78,9 +88,15 @@ public final class SloDefaults {
 
   /** {@code <base>-<ns>-<template>}, a DNS-1123 label. */
   public static String name(String base, String ns, String template) {
-    String n = (base + "-" + ns + "-" + template).toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
+    String n =
+        (base + "-" + ns + "-" + template)
+            .toLowerCase(java.util.Locale.ROOT)
+            .replaceAll("[^a-z0-9-]", "-");
     if (n.length() > 63) {
-      n = n.substring(0, 54).replaceAll("-+$", "") + "-" + NameHash.of(base + "/" + ns + "/" + template);
+      n =
+          n.substring(0, 54).replaceAll("-+$", "")
+              + "-"
+              + NameHash.of(base + "/" + ns + "/" + template);
     }
     return n;
   }

@@ -30,7 +30,11 @@ public final class SloFiles {
    * @param errors one line per bad document: {@code file#doc: field: reason}
    * @param notices one line per OpenSLO field that does not map
    */
-  public record Loaded(List<SloDefinition> definitions, List<Map<String, Object>> bodies, List<String> errors, List<String> notices) {
+  public record Loaded(
+      List<SloDefinition> definitions,
+      List<Map<String, Object>> bodies,
+      List<String> errors,
+      List<String> notices) {
     public Loaded {
       definitions = List.copyOf(definitions);
       bodies = List.copyOf(bodies);
@@ -45,7 +49,9 @@ public final class SloFiles {
     List<String> errors = new ArrayList<>();
     if (Files.isDirectory(path)) {
       try (Stream<Path> s = Files.list(path)) {
-        s.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().forEach(files::add);
+        s.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+            .sorted()
+            .forEach(files::add);
       } catch (IOException e) {
         errors.add(path + ": cannot list: " + e.getMessage());
       }
@@ -72,8 +78,13 @@ public final class SloFiles {
 
   /** Parses YAML text (multi-document) named {@code source} in messages. */
   @SuppressWarnings("unchecked")
-  public static void parse(String source, String text, List<SloDefinition> defs, List<Map<String, Object>> bodies,
-      List<String> errors, List<String> notices) {
+  public static void parse(
+      String source,
+      String text,
+      List<SloDefinition> defs,
+      List<Map<String, Object>> bodies,
+      List<String> errors,
+      List<String> notices) {
     Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()));
     int doc = 0;
     try {
@@ -88,18 +99,29 @@ public final class SloFiles {
           continue;
         }
         Map<String, Object> body = (Map<String, Object>) m;
-        boolean openSlo = "openslo/v1".equals(body.get("apiVersion")) || body.containsKey("apiVersion");
-        SloDefinitions.Parsed p = openSlo ? SloDefinitions.fromOpenSlo(body) : SloDefinitions.parse(body);
+        boolean openSlo =
+            "openslo/v1".equals(body.get("apiVersion")) || body.containsKey("apiVersion");
+        SloDefinitions.Parsed p =
+            openSlo ? SloDefinitions.fromOpenSlo(body) : SloDefinitions.parse(body);
         if (!p.isValid()) {
           p.errors().forEach(e -> errors.add(where + ": " + e.field() + ": " + e.reason()));
           continue;
         }
-        p.ignored().forEach(i -> notices.add(where + " (" + p.definition().name() + "): OpenSLO field not mapped: " + i));
+        p.ignored()
+            .forEach(
+                i ->
+                    notices.add(
+                        where
+                            + " ("
+                            + p.definition().name()
+                            + "): OpenSLO field not mapped: "
+                            + i));
         defs.add(p.definition());
         bodies.add(body);
       }
     } catch (RuntimeException e) { // SnakeYAML syntax errors
-      errors.add(source + "#" + (doc + 1) + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
+      errors.add(
+          source + "#" + (doc + 1) + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
     }
   }
 }

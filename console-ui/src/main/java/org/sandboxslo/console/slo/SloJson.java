@@ -28,7 +28,8 @@ import org.sandboxslo.engine.slo.SloStatus;
 public final class SloJson {
   private SloJson() {}
 
-  public static JsonObject slo(SloService.Registered r, SloStatus s, List<SloStore.StoredExclusion> exclusions) {
+  public static JsonObject slo(
+      SloService.Registered r, SloStatus s, List<SloStore.StoredExclusion> exclusions) {
     SloDefinition d = r.definition();
     JsonObject sel = new JsonObject();
     if (d.namespace() != null) {
@@ -37,22 +38,26 @@ public final class SloJson {
     if (d.sandboxTemplate() != null) {
       sel.put("sandboxTemplate", d.sandboxTemplate());
     }
-    JsonObject o = new JsonObject()
-        .put("id", d.name())
-        .put("name", d.name())
-        .put("origin", r.origin())
-        .put("sli", d.sli().wireName())
-        .put("selector", sel)
-        .put("objective", d.objectivePercent())
-        .put("errorBudget", d.errorBudget())
-        .put("period", Durations.format(d.period()));
+    JsonObject o =
+        new JsonObject()
+            .put("id", d.name())
+            .put("name", d.name())
+            .put("origin", r.origin())
+            .put("sli", d.sli().wireName())
+            .put("selector", sel)
+            .put("objective", d.objectivePercent())
+            .put("errorBudget", d.errorBudget())
+            .put("period", Durations.format(d.period()));
     switch (d.sli()) {
-      case CLAIM_TO_READY_LATENCY -> o.put("latencyThreshold", Durations.format(d.latencyThreshold()));
+      case CLAIM_TO_READY_LATENCY ->
+          o.put("latencyThreshold", Durations.format(d.latencyThreshold()));
       case POOL_READY_FRACTION -> o.put("readyFloor", d.readyFloor());
       case WARM_HIT_RATIO -> o.put("eligibleOnly", d.eligibleOnly());
-      default -> { }
+      default -> {}
     }
-    o.put("minEvents", d.minEvents()).put("at", s.at().toString()).put("status", s.state().wireName());
+    o.put("minEvents", d.minEvents())
+        .put("at", s.at().toString())
+        .put("status", s.state().wireName());
     SloStatus.WindowBurn shortest = null;
     JsonArray tiers = new JsonArray();
     JsonArray firing = new JsonArray();
@@ -66,23 +71,27 @@ public final class SloJson {
       if (shortest == null || t.shortWindow().window().compareTo(shortest.window()) < 0) {
         shortest = t.shortWindow();
       }
-      tiers.add(new JsonObject()
-          .put("tier", t.tier().tier())
-          .put("severity", t.tier().severity())
-          .put("factor", t.tier().factor())
-          .put("firing", t.firing())
-          .put("insufficientData", ins)
-          .put("long", window(t.longWindow()))
-          .put("short", window(t.shortWindow())));
+      tiers.add(
+          new JsonObject()
+              .put("tier", t.tier().tier())
+              .put("severity", t.tier().severity())
+              .put("factor", t.tier().factor())
+              .put("firing", t.firing())
+              .put("insufficientData", ins)
+              .put("long", window(t.longWindow()))
+              .put("short", window(t.shortWindow())));
     }
-    Double sliNow = shortest == null || shortest.errorRatio() == null ? null : 1 - shortest.errorRatio();
+    Double sliNow =
+        shortest == null || shortest.errorRatio() == null ? null : 1 - shortest.errorRatio();
     o.put("sliNow", sliNow)
         .put("sliPeriod", s.sli())
         .put("good", s.good())
         .put("valid", s.valid())
         .put("budgetConsumed", s.budgetConsumed())
         .put("budgetRemaining", s.budgetRemaining())
-        .put("timeToExhaustionSeconds", s.timeToExhaustion() == null ? null : s.timeToExhaustion().toSeconds())
+        .put(
+            "timeToExhaustionSeconds",
+            s.timeToExhaustion() == null ? null : s.timeToExhaustion().toSeconds())
         .put("firingTiers", firing)
         .put("insufficientData", insufficient)
         .put("tiers", tiers);

@@ -10,8 +10,8 @@ import io.vertx.ext.web.handler.BodyHandler;
 import org.sandboxslo.console.ApiException;
 
 /**
- * SLO routes on the console router (the {@link SloService} attached to the router's Vert.x
- * instance answers them; without one they answer 503):
+ * SLO routes on the console router (the {@link SloService} attached to the router's Vert.x instance
+ * answers them; without one they answer 503):
  *
  * <ul>
  *   <li>{@code GET /api/v1/slos}: {@code {"items":[slo...]}} (see {@link SloJson})
@@ -31,18 +31,34 @@ public final class SloRoutes {
   /** Adds the routes. */
   public static void mount(Router router, Vertx vertx) {
     router.route("/api/v1/slos*").handler(BodyHandler.create().setBodyLimit(MAX_BODY));
-    router.get("/api/v1/slos").handler(ctx -> reply(ctx, 200, service(vertx).list().map(a -> new JsonObject().put("items", a))));
-    router.post("/api/v1/slos").handler(ctx -> {
-      JsonObject body = body(ctx);
-      Future<JsonObject> f = service(vertx).create(body);
-      f.onSuccess(o -> ctx.response().putHeader("Location", "/api/v1/slos/" + o.getString("id")));
-      reply(ctx, 201, f);
-    });
-    router.get("/api/v1/slos/:id").handler(ctx -> reply(ctx, 200, service(vertx).get(ctx.pathParam("id"))));
-    router.delete("/api/v1/slos/:id").handler(ctx -> service(vertx).delete(ctx.pathParam("id"))
-        .onSuccess(v -> ctx.response().setStatusCode(204).end())
-        .onFailure(ctx::fail));
-    router.post("/api/v1/slos/:id/exclusions")
+    router
+        .get("/api/v1/slos")
+        .handler(
+            ctx ->
+                reply(ctx, 200, service(vertx).list().map(a -> new JsonObject().put("items", a))));
+    router
+        .post("/api/v1/slos")
+        .handler(
+            ctx -> {
+              JsonObject body = body(ctx);
+              Future<JsonObject> f = service(vertx).create(body);
+              f.onSuccess(
+                  o -> ctx.response().putHeader("Location", "/api/v1/slos/" + o.getString("id")));
+              reply(ctx, 201, f);
+            });
+    router
+        .get("/api/v1/slos/:id")
+        .handler(ctx -> reply(ctx, 200, service(vertx).get(ctx.pathParam("id"))));
+    router
+        .delete("/api/v1/slos/:id")
+        .handler(
+            ctx ->
+                service(vertx)
+                    .delete(ctx.pathParam("id"))
+                    .onSuccess(v -> ctx.response().setStatusCode(204).end())
+                    .onFailure(ctx::fail));
+    router
+        .post("/api/v1/slos/:id/exclusions")
         .handler(ctx -> reply(ctx, 201, service(vertx).exclude(ctx.pathParam("id"), body(ctx))));
   }
 
@@ -58,11 +74,13 @@ public final class SloRoutes {
       return json;
     }
     if (json.containsKey("items")) {
-      json.getJsonArray("items").forEach(i -> {
-        if (i instanceof JsonObject o) {
-          v.decorate(o);
-        }
-      });
+      json.getJsonArray("items")
+          .forEach(
+              i -> {
+                if (i instanceof JsonObject o) {
+                  v.decorate(o);
+                }
+              });
     } else {
       v.decorate(json);
     }
@@ -85,12 +103,18 @@ public final class SloRoutes {
     try {
       return new JsonObject(text);
     } catch (DecodeException | ClassCastException e) {
-      throw ApiException.badRequest("body", "not a JSON object: " + e.getMessage().replace('\n', ' '));
+      throw ApiException.badRequest(
+          "body", "not a JSON object: " + e.getMessage().replace('\n', ' '));
     }
   }
 
   private static void reply(RoutingContext ctx, int status, Future<JsonObject> f) {
-    f.onSuccess(o -> ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(o.encode()))
+    f.onSuccess(
+            o ->
+                ctx.response()
+                    .setStatusCode(status)
+                    .putHeader("Content-Type", "application/json")
+                    .end(o.encode()))
         .onFailure(ctx::fail);
   }
 }

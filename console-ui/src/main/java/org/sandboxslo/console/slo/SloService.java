@@ -42,8 +42,8 @@ import org.slf4j.MDC;
  *       every SLO are upserted.
  * </ul>
  *
- * Runs engine work through {@link EngineLoop#call} on a worker thread, never on the event loop.
- * One instance per Vert.x instance can be {@linkplain #attach attached} for {@link SloRoutes}.
+ * Runs engine work through {@link EngineLoop#call} on a worker thread, never on the event loop. One
+ * instance per Vert.x instance can be {@linkplain #attach attached} for {@link SloRoutes}.
  */
 public final class SloService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SloService.class);
@@ -71,7 +71,8 @@ public final class SloService implements AutoCloseable {
   private volatile Instant lastPersist;
   private volatile ControllerViewService controllerView;
 
-  private SloService(Vertx vertx, SloSettings settings, EngineLoop engine, SloStore store, Clock clock) {
+  private SloService(
+      Vertx vertx, SloSettings settings, EngineLoop engine, SloStore store, Clock clock) {
     this.vertx = Objects.requireNonNull(vertx, "vertx");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.engine = Objects.requireNonNull(engine, "engine");
@@ -80,25 +81,30 @@ public final class SloService implements AutoCloseable {
   }
 
   /**
-   * Loads file and stored SLOs, installs them, starts the timers and attaches the service to
-   * {@code vertx}.
+   * Loads file and stored SLOs, installs them, starts the timers and attaches the service to {@code
+   * vertx}.
    *
    * @param storeOrNull the store; null keeps everything in memory (nothing survives a restart)
    * @return the running service; a failed Future when the store cannot be read
    */
-  public static Future<SloService> start(Vertx vertx, SloSettings settings, EngineLoop engine, SloStore storeOrNull, Clock clock) {
+  public static Future<SloService> start(
+      Vertx vertx, SloSettings settings, EngineLoop engine, SloStore storeOrNull, Clock clock) {
     SloService s = new SloService(vertx, settings, engine, storeOrNull, clock);
     return s.loadFiles()
         .compose(v -> s.loadStored())
         .compose(v -> s.refreshDefaults())
-        .map(v -> {
-          s.timers.add(vertx.setPeriodic(settings.refreshInterval().toMillis(), id -> s.refreshDefaults()));
-          if (storeOrNull != null) {
-            s.timers.add(vertx.setPeriodic(settings.persistInterval().toMillis(), id -> s.persist()));
-          }
-          ATTACHED.put(vertx, s);
-          return s;
-        });
+        .map(
+            v -> {
+              s.timers.add(
+                  vertx.setPeriodic(
+                      settings.refreshInterval().toMillis(), id -> s.refreshDefaults()));
+              if (storeOrNull != null) {
+                s.timers.add(
+                    vertx.setPeriodic(settings.persistInterval().toMillis(), id -> s.persist()));
+              }
+              ATTACHED.put(vertx, s);
+              return s;
+            });
   }
 
   /** The service attached to {@code vertx}, or null. */
@@ -123,38 +129,48 @@ public final class SloService implements AutoCloseable {
     if (settings.dir() == null) {
       return Future.succeededFuture();
     }
-    return vertx.executeBlocking(() -> SloFiles.load(settings.dir()), false).compose(l -> {
-      l.errors().forEach(e -> LOG.warn("SLO file: {}", e));
-      l.notices().forEach(n -> LOG.info("SLO file: {}", n));
-      Future<Void> chain = Future.succeededFuture();
-      for (int i = 0; i < l.definitions().size(); i++) {
-        Registered r = new Registered(l.definitions().get(i), "file", new JsonObject(l.bodies().get(i)));
-        chain = chain.compose(v -> install(r));
-      }
-      return chain;
-    });
+    return vertx
+        .executeBlocking(() -> SloFiles.load(settings.dir()), false)
+        .compose(
+            l -> {
+              l.errors().forEach(e -> LOG.warn("SLO file: {}", e));
+              l.notices().forEach(n -> LOG.info("SLO file: {}", n));
+              Future<Void> chain = Future.succeededFuture();
+              for (int i = 0; i < l.definitions().size(); i++) {
+                Registered r =
+                    new Registered(
+                        l.definitions().get(i), "file", new JsonObject(l.bodies().get(i)));
+                chain = chain.compose(v -> install(r));
+              }
+              return chain;
+            });
   }
 
   private Future<Void> loadStored() {
     if (store == null) {
       return Future.succeededFuture();
     }
-    return store.exclusions().compose(xs -> {
-      exclusions.addAll(xs);
-      return store.definitions();
-    }).compose(defs -> {
-      Future<Void> chain = Future.succeededFuture();
-      for (SloStore.StoredDefinition d : defs) {
-        SloDefinitions.Parsed p = SloDefinitions.parse(plain(d.body()));
-        if (!p.isValid()) {
-          LOG.warn("stored SLO {} is no longer valid, skipped: {}", d.name(), p.errors());
-          continue;
-        }
-        Registered r = new Registered(p.definition(), "user", d.body());
-        chain = chain.compose(v -> install(r));
-      }
-      return chain;
-    });
+    return store
+        .exclusions()
+        .compose(
+            xs -> {
+              exclusions.addAll(xs);
+              return store.definitions();
+            })
+        .compose(
+            defs -> {
+              Future<Void> chain = Future.succeededFuture();
+              for (SloStore.StoredDefinition d : defs) {
+                SloDefinitions.Parsed p = SloDefinitions.parse(plain(d.body()));
+                if (!p.isValid()) {
+                  LOG.warn("stored SLO {} is no longer valid, skipped: {}", d.name(), p.errors());
+                  continue;
+                }
+                Registered r = new Registered(p.definition(), "user", d.body());
+                chain = chain.compose(v -> install(r));
+              }
+              return chain;
+            });
   }
 
   /** Adds the default SLOs of every template in the latest snapshot that are not registered yet. */
@@ -175,9 +191,11 @@ public final class SloService implements AutoCloseable {
     Future<Void> chain = Future.succeededFuture();
     for (SliSnapshot t : snap.templates()) {
       List<Map<String, Object>> bodies =
-          SloDefaults.bodies(t.key().namespace(), t.key().name(), settings.period(), settings.latencyThreshold());
+          SloDefaults.bodies(
+              t.key().namespace(), t.key().name(), settings.period(), settings.latencyThreshold());
       List<SloDefinition> defs =
-          SloDefaults.forTemplate(t.key().namespace(), t.key().name(), settings.period(), settings.latencyThreshold());
+          SloDefaults.forTemplate(
+              t.key().namespace(), t.key().name(), settings.period(), settings.latencyThreshold());
       for (int i = 0; i < defs.size(); i++) {
         SloDefinition d = defs.get(i);
         if (registered.containsKey(d.name()) || installing.putIfAbsent(d.name(), true) != null) {
@@ -187,13 +205,17 @@ public final class SloService implements AutoCloseable {
         chain = chain.compose(v -> install(r)).onComplete(x -> installing.remove(d.name()));
       }
     }
-    return chain.recover(e -> {
-      LOG.warn("adding default SLOs failed: {}", e.getMessage());
-      return Future.succeededFuture();
-    });
+    return chain.recover(
+        e -> {
+          LOG.warn("adding default SLOs failed: {}", e.getMessage());
+          return Future.succeededFuture();
+        });
   }
 
-  /** Registers {@code r}, puts it into the engine with its exclusions and re-feeds its stored buckets. */
+  /**
+   * Registers {@code r}, puts it into the engine with its exclusions and re-feeds its stored
+   * buckets.
+   */
   private Future<Void> install(Registered r) {
     String name = r.definition().name();
     Registered prev = registered.put(name, r);
@@ -207,30 +229,38 @@ public final class SloService implements AutoCloseable {
       }
     }
     SloDefinition def = r.definition();
-    return onEngine(e -> {
-      e.putSlo(def);
-      xs.forEach(x -> e.exclude(name, x));
-      return e.ledger(name).coarseResolution();
-    }).compose(coarse -> store == null
-        ? Future.succeededFuture(List.<SloLedger.Bucket>of())
-        : store.buckets(name, clock.instant().minus(def.period()).minus(coarse)))
-        .compose(buckets -> onEngine(e -> {
-          SloLedger l = e.ledger(name);
-          int n = 0;
-          if (l != null && l.definition() == def) {
-            for (SloLedger.Bucket b : buckets) {
-              n += l.restore(b) ? 1 : 0;
-            }
-          }
-          return n;
-        }))
-        .onSuccess(n -> {
-          if (n > 0) {
-            MDC.put("slo", name);
-            LOG.info("SLO {} ({}): {} stored budget buckets re-fed", name, r.origin(), n);
-            MDC.remove("slo");
-          }
-        })
+    return onEngine(
+            e -> {
+              e.putSlo(def);
+              xs.forEach(x -> e.exclude(name, x));
+              return e.ledger(name).coarseResolution();
+            })
+        .compose(
+            coarse ->
+                store == null
+                    ? Future.succeededFuture(List.<SloLedger.Bucket>of())
+                    : store.buckets(name, clock.instant().minus(def.period()).minus(coarse)))
+        .compose(
+            buckets ->
+                onEngine(
+                    e -> {
+                      SloLedger l = e.ledger(name);
+                      int n = 0;
+                      if (l != null && l.definition() == def) {
+                        for (SloLedger.Bucket b : buckets) {
+                          n += l.restore(b) ? 1 : 0;
+                        }
+                      }
+                      return n;
+                    }))
+        .onSuccess(
+            n -> {
+              if (n > 0) {
+                MDC.put("slo", name);
+                LOG.info("SLO {} ({}): {} stored budget buckets re-fed", name, r.origin(), n);
+                MDC.remove("slo");
+              }
+            })
         .mapEmpty();
   }
 
@@ -242,25 +272,39 @@ public final class SloService implements AutoCloseable {
     Instant since = lastPersist;
     Instant now = clock.instant();
     List<String> names = new ArrayList<>(registered.keySet());
-    return onEngine(e -> {
-      Map<String, List<SloLedger.Bucket>> out = new LinkedHashMap<>();
-      for (String n : names) {
-        SloLedger l = e.ledger(n);
-        if (l != null) {
-          out.put(n, l.buckets(since == null ? null : since.minus(l.coarseResolution())));
-        }
-      }
-      return out;
-    }).compose(all -> {
-      Future<Integer> chain = Future.succeededFuture(0);
-      for (Map.Entry<String, List<SloLedger.Bucket>> en : all.entrySet()) {
-        chain = chain.compose(sum -> store.putBuckets(en.getKey(), en.getValue()).map(k -> sum + k));
-      }
-      Duration longest = names.stream().map(registered::get).filter(java.util.Objects::nonNull)
-          .map(r -> r.definition().period()).max(Duration::compareTo).orElse(settings.period());
-      // rows older than every period (plus a day) are never read again
-      return chain.compose(n -> store.pruneBuckets(now.minus(longest).minus(Duration.ofDays(1))).map(x -> n));
-    }).onSuccess(n -> lastPersist = now).onFailure(e -> LOG.warn("writing SLO budget history failed: {}", e.getMessage()));
+    return onEngine(
+            e -> {
+              Map<String, List<SloLedger.Bucket>> out = new LinkedHashMap<>();
+              for (String n : names) {
+                SloLedger l = e.ledger(n);
+                if (l != null) {
+                  out.put(n, l.buckets(since == null ? null : since.minus(l.coarseResolution())));
+                }
+              }
+              return out;
+            })
+        .compose(
+            all -> {
+              Future<Integer> chain = Future.succeededFuture(0);
+              for (Map.Entry<String, List<SloLedger.Bucket>> en : all.entrySet()) {
+                chain =
+                    chain.compose(
+                        sum -> store.putBuckets(en.getKey(), en.getValue()).map(k -> sum + k));
+              }
+              Duration longest =
+                  names.stream()
+                      .map(registered::get)
+                      .filter(java.util.Objects::nonNull)
+                      .map(r -> r.definition().period())
+                      .max(Duration::compareTo)
+                      .orElse(settings.period());
+              // rows older than every period (plus a day) are never read again
+              return chain.compose(
+                  n ->
+                      store.pruneBuckets(now.minus(longest).minus(Duration.ofDays(1))).map(x -> n));
+            })
+        .onSuccess(n -> lastPersist = now)
+        .onFailure(e -> LOG.warn("writing SLO budget history failed: {}", e.getMessage()));
   }
 
   // ---- API
@@ -271,19 +315,27 @@ public final class SloService implements AutoCloseable {
     List<String> names = new ArrayList<>(registered.keySet());
     names.sort(String::compareTo);
     // not yet published, or published for a definition since replaced: evaluate now
-    List<String> missing = names.stream().filter(n -> !statuses.containsKey(n)
-        || registered.get(n) == null || statuses.get(n).definition() != registered.get(n).definition()).toList();
-    return evaluate(missing).map(extra -> {
-      JsonArray out = new JsonArray();
-      for (String n : names) {
-        SloStatus s = extra.containsKey(n) ? extra.get(n) : statuses.get(n);
-        Registered r = registered.get(n);
-        if (r != null && s != null) {
-          out.add(SloJson.slo(r, s, exclusionsOf(n)));
-        }
-      }
-      return out;
-    });
+    List<String> missing =
+        names.stream()
+            .filter(
+                n ->
+                    !statuses.containsKey(n)
+                        || registered.get(n) == null
+                        || statuses.get(n).definition() != registered.get(n).definition())
+            .toList();
+    return evaluate(missing)
+        .map(
+            extra -> {
+              JsonArray out = new JsonArray();
+              for (String n : names) {
+                SloStatus s = extra.containsKey(n) ? extra.get(n) : statuses.get(n);
+                Registered r = registered.get(n);
+                if (r != null && s != null) {
+                  out.add(SloJson.slo(r, s, exclusionsOf(n)));
+                }
+              }
+              return out;
+            });
   }
 
   /** One SLO as JSON, evaluated now; 404 when unknown. */
@@ -293,13 +345,15 @@ public final class SloService implements AutoCloseable {
       return Future.failedFuture(ApiException.notFound("id", "no SLO named '" + name + "'"));
     }
     // evaluated now on the engine thread (one ledger is cheap), so a write is visible at once
-    return evaluate(List.of(name)).map(m -> {
-      SloStatus st = m.get(name);
-      if (st == null) {
-        throw ApiException.notFound("id", "no SLO named '" + name + "'");
-      }
-      return SloJson.slo(r, st, exclusionsOf(name));
-    });
+    return evaluate(List.of(name))
+        .map(
+            m -> {
+              SloStatus st = m.get(name);
+              if (st == null) {
+                throw ApiException.notFound("id", "no SLO named '" + name + "'");
+              }
+              return SloJson.slo(r, st, exclusionsOf(name));
+            });
   }
 
   /**
@@ -314,23 +368,38 @@ public final class SloService implements AutoCloseable {
       return Future.failedFuture(badRequest(p.errors()));
     }
     Registered r = new Registered(p.definition(), "user", body);
-    Future<Void> saved = store == null ? Future.succeededFuture() : store.putDefinition(p.definition().name(), body, null);
+    Future<Void> saved =
+        store == null
+            ? Future.succeededFuture()
+            : store.putDefinition(p.definition().name(), body, null);
     return saved.compose(v -> install(r)).compose(v -> get(p.definition().name()));
   }
 
-  /** Deletes a user SLO (a file or default SLO it replaced comes back); 404 unknown, 409 not a user SLO. */
+  /**
+   * Deletes a user SLO (a file or default SLO it replaced comes back); 404 unknown, 409 not a user
+   * SLO.
+   */
   public Future<Void> delete(String name) {
     Registered r = registered.get(name);
     if (r == null) {
       return Future.failedFuture(ApiException.notFound("id", "no SLO named '" + name + "'"));
     }
     if (!"user".equals(r.origin())) {
-      return Future.failedFuture(new ApiException(409, "conflict", "id",
-          "SLO '" + name + "' is a " + r.origin() + " SLO; only user SLOs can be deleted (disable defaults with sloconsole.slo.defaults=false)"));
+      return Future.failedFuture(
+          new ApiException(
+              409,
+              "conflict",
+              "id",
+              "SLO '"
+                  + name
+                  + "' is a "
+                  + r.origin()
+                  + " SLO; only user SLOs can be deleted (disable defaults with sloconsole.slo.defaults=false)"));
     }
     registered.remove(name);
     Registered back = shadowed.remove(name);
-    Future<Boolean> del = store == null ? Future.succeededFuture(true) : store.deleteDefinition(name);
+    Future<Boolean> del =
+        store == null ? Future.succeededFuture(true) : store.deleteDefinition(name);
     return del.compose(x -> onEngine(e -> e.removeSlo(name)))
         .compose(x -> back == null ? Future.succeededFuture() : install(back))
         .mapEmpty();
@@ -362,14 +431,19 @@ public final class SloService implements AutoCloseable {
       return Future.failedFuture(badRequest(errors));
     }
     BudgetExclusion x = new BudgetExclusion(from, to, reason, author);
-    Future<SloStore.StoredExclusion> saved = store == null
-        ? Future.succeededFuture(new SloStore.StoredExclusion(exclusions.size() + 1, name, from, to, reason, author, clock.instant()))
-        : store.addExclusion(name, from, to, reason, author);
-    return saved.compose(s -> {
-      exclusions.add(s);
-      LOG.info("budget exclusion on SLO {}: {} .. {} by {}: {}", name, from, to, author, reason);
-      return onEngine(e -> e.exclude(name, x)).map(ok -> SloJson.exclusion(s));
-    });
+    Future<SloStore.StoredExclusion> saved =
+        store == null
+            ? Future.succeededFuture(
+                new SloStore.StoredExclusion(
+                    exclusions.size() + 1, name, from, to, reason, author, clock.instant()))
+            : store.addExclusion(name, from, to, reason, author);
+    return saved.compose(
+        s -> {
+          exclusions.add(s);
+          LOG.info(
+              "budget exclusion on SLO {}: {} .. {} by {}: {}", name, from, to, author, reason);
+          return onEngine(e -> e.exclude(name, x)).map(ok -> SloJson.exclusion(s));
+        });
   }
 
   /** Registered SLOs (a copy). */
@@ -394,19 +468,21 @@ public final class SloService implements AutoCloseable {
       return Future.succeededFuture(Map.of());
     }
     Instant now = clock.instant();
-    return onEngine(e -> {
-      Map<String, SloStatus> out = new LinkedHashMap<>();
-      for (String n : names) {
-        SloLedger l = e.ledger(n);
-        if (l != null) {
-          out.put(n, l.evaluate(now));
-        }
-      }
-      return out;
-    });
+    return onEngine(
+        e -> {
+          Map<String, SloStatus> out = new LinkedHashMap<>();
+          for (String n : names) {
+            SloLedger l = e.ledger(n);
+            if (l != null) {
+              out.put(n, l.evaluate(now));
+            }
+          }
+          return out;
+        });
   }
 
-  private <T> Future<T> onEngine(java.util.function.Function<org.sandboxslo.engine.FleetEngine, T> f) {
+  private <T> Future<T> onEngine(
+      java.util.function.Function<org.sandboxslo.engine.FleetEngine, T> f) {
     return vertx.executeBlocking(() -> engine.call(f), false);
   }
 
@@ -433,7 +509,9 @@ public final class SloService implements AutoCloseable {
     try {
       return java.time.OffsetDateTime.parse(s).toInstant();
     } catch (java.time.format.DateTimeParseException e) {
-      errors.add(new FieldError(field, "expected an RFC 3339 time like 2026-09-01T02:00:00Z, got '" + s + "'"));
+      errors.add(
+          new FieldError(
+              field, "expected an RFC 3339 time like 2026-09-01T02:00:00Z, got '" + s + "'"));
       return null;
     }
   }
@@ -483,10 +561,14 @@ public final class SloService implements AutoCloseable {
   /** Writes the history once more and detaches (call before closing the store). */
   public Future<Void> stop() {
     timers.forEach(vertx::cancelTimer);
-    return persist().<Void>mapEmpty().recover(e -> Future.succeededFuture()).eventually(() -> {
-      close();
-      return Future.succeededFuture();
-    });
+    return persist()
+        .<Void>mapEmpty()
+        .recover(e -> Future.succeededFuture())
+        .eventually(
+            () -> {
+              close();
+              return Future.succeededFuture();
+            });
   }
 
   static Duration duration(String s) {

@@ -31,8 +31,8 @@ import org.sandboxslo.engine.Durations;
  *       (scrapes older than this are dropped)
  *   <li>{@code sloconsole.controller-view.tolerance} = {@code 0.05}: |console − controller|
  *       warm-hit difference above which the API reports a disagreement
- *   <li>{@code sloconsole.controller-view.demo-port} = {@code 0}: port of controller-lite's
- *       {@code /metrics} in the demo (0 = a free port; bound on 127.0.0.1)
+ *   <li>{@code sloconsole.controller-view.demo-port} = {@code 0}: port of controller-lite's {@code
+ *       /metrics} in the demo (0 = a free port; bound on 127.0.0.1)
  * </ul>
  *
  * @param period default SLO period
@@ -71,15 +71,28 @@ public record SloSettings(
   public static final String TOLERANCE = "sloconsole.controller-view.tolerance";
   public static final String DEMO_PORT = "sloconsole.controller-view.demo-port";
 
-  private static final Set<String> KEYS = Set.of(PERIOD, DEFAULTS, LATENCY_THRESHOLD, DIR, PERSIST_INTERVAL,
-      REFRESH_INTERVAL, CONTROLLER_URL, CONTROLLER_INTERVAL, CONTROLLER_WINDOW, TOLERANCE, DEMO_PORT);
-  private static final List<String> PREFIXES = List.of("sloconsole.slo.", "sloconsole.controller-view.");
+  private static final Set<String> KEYS =
+      Set.of(
+          PERIOD,
+          DEFAULTS,
+          LATENCY_THRESHOLD,
+          DIR,
+          PERSIST_INTERVAL,
+          REFRESH_INTERVAL,
+          CONTROLLER_URL,
+          CONTROLLER_INTERVAL,
+          CONTROLLER_WINDOW,
+          TOLERANCE,
+          DEMO_PORT);
+  private static final List<String> PREFIXES =
+      List.of("sloconsole.slo.", "sloconsole.controller-view.");
 
   public SloSettings {
     Objects.requireNonNull(period, "period");
     Objects.requireNonNull(latencyThreshold, "latencyThreshold");
     if (period.compareTo(Duration.ofMinutes(1)) < 0) {
-      throw new IllegalArgumentException(PERIOD + ": must be at least 1m, got " + Durations.format(period));
+      throw new IllegalArgumentException(
+          PERIOD + ": must be at least 1m, got " + Durations.format(period));
     }
     positive(LATENCY_THRESHOLD, latencyThreshold);
     positive(PERSIST_INTERVAL, persistInterval);
@@ -90,10 +103,14 @@ public record SloSettings(
       throw new IllegalArgumentException(TOLERANCE + ": must be in [0, 1], got " + tolerance);
     }
     if (demoPort < 0 || demoPort > 65535) {
-      throw new IllegalArgumentException(DEMO_PORT + ": expected an integer 0..65535, got '" + demoPort + "'");
+      throw new IllegalArgumentException(
+          DEMO_PORT + ": expected an integer 0..65535, got '" + demoPort + "'");
     }
-    if (controllerUrl != null && !controllerUrl.startsWith("http://") && !controllerUrl.startsWith("https://")) {
-      throw new IllegalArgumentException(CONTROLLER_URL + ": expected an http(s):// URL, got '" + controllerUrl + "'");
+    if (controllerUrl != null
+        && !controllerUrl.startsWith("http://")
+        && !controllerUrl.startsWith("https://")) {
+      throw new IllegalArgumentException(
+          CONTROLLER_URL + ": expected an http(s):// URL, got '" + controllerUrl + "'");
     }
   }
 
@@ -106,12 +123,14 @@ public record SloSettings(
   public static SloSettings fromMap(Map<String, String> m) {
     for (String k : m.keySet()) {
       if (PREFIXES.stream().anyMatch(k::startsWith) && !KEYS.contains(k)) {
-        throw new IllegalArgumentException("unknown configuration key " + k + "; known: " + new TreeSet<>(KEYS));
+        throw new IllegalArgumentException(
+            "unknown configuration key " + k + "; known: " + new TreeSet<>(KEYS));
       }
     }
     String defaults = m.getOrDefault(DEFAULTS, "true").trim();
     if (!defaults.equals("true") && !defaults.equals("false")) {
-      throw new IllegalArgumentException(DEFAULTS + ": expected true or false, got '" + defaults + "'");
+      throw new IllegalArgumentException(
+          DEFAULTS + ": expected true or false, got '" + defaults + "'");
     }
     String dir = m.getOrDefault(DIR, "").trim();
     String url = m.getOrDefault(CONTROLLER_URL, "").trim();
@@ -119,7 +138,8 @@ public record SloSettings(
     try {
       tol = Double.parseDouble(m.getOrDefault(TOLERANCE, "0.05").trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(TOLERANCE + ": expected a number in [0, 1], got '" + m.get(TOLERANCE) + "'");
+      throw new IllegalArgumentException(
+          TOLERANCE + ": expected a number in [0, 1], got '" + m.get(TOLERANCE) + "'");
     }
     return new SloSettings(
         d(m, PERIOD, "28d"),
@@ -137,14 +157,25 @@ public record SloSettings(
 
   /** The same settings with another controller URL (the demo fills in controller-lite's). */
   public SloSettings withControllerUrl(String url) {
-    return new SloSettings(period, defaults, latencyThreshold, dir, persistInterval, refreshInterval, url,
-        controllerInterval, controllerWindow, tolerance, demoPort);
+    return new SloSettings(
+        period,
+        defaults,
+        latencyThreshold,
+        dir,
+        persistInterval,
+        refreshInterval,
+        url,
+        controllerInterval,
+        controllerWindow,
+        tolerance,
+        demoPort);
   }
 
   private static int port(Map<String, String> m) {
     String v = m.getOrDefault(DEMO_PORT, "0").trim();
     if (!v.matches("\\d{1,5}")) {
-      throw new IllegalArgumentException(DEMO_PORT + ": expected an integer 0..65535, got '" + v + "'");
+      throw new IllegalArgumentException(
+          DEMO_PORT + ": expected an integer 0..65535, got '" + v + "'");
     }
     return Integer.parseInt(v);
   }

@@ -32,10 +32,16 @@ public final class SloWiring {
    * @param controllerOrNull controller-lite in the demo (its metrics are served and scraped by
    *     default), null in watch mode
    * @return closes everything started here (persisting the budget history once more first)
-   * @throws IllegalArgumentException for bad {@code sloconsole.slo.*}/{@code controller-view.*} keys
+   * @throws IllegalArgumentException for bad {@code sloconsole.slo.*}/{@code controller-view.*}
+   *     keys
    */
-  public static AutoCloseable start(Vertx vertx, Map<String, String> settingsMap, EngineLoop engine, ConsoleStorage storage,
-      ConsoleConfig console, ControllerLite controllerOrNull) {
+  public static AutoCloseable start(
+      Vertx vertx,
+      Map<String, String> settingsMap,
+      EngineLoop engine,
+      ConsoleStorage storage,
+      ConsoleConfig console,
+      ControllerLite controllerOrNull) {
     SloSettings settings = SloSettings.fromMap(settingsMap);
     if (controllerOrNull != null) {
       String url = controllerOrNull.metrics().serve("127.0.0.1", settings.demoPort());
@@ -47,17 +53,26 @@ public final class SloWiring {
     Pool pool = null;
     SloStore store = null;
     if (storage != null) {
-      PgConnectOptions opts = storage.embedded() != null
-          ? storage.embedded().connectOptions()
-          : SliStore.connectOptions(console.dbUrl(), console.dbUser(), console.dbPassword());
-      pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(2)).connectingTo(opts).using(vertx).build();
+      PgConnectOptions opts =
+          storage.embedded() != null
+              ? storage.embedded().connectOptions()
+              : SliStore.connectOptions(console.dbUrl(), console.dbUser(), console.dbPassword());
+      pool =
+          PgBuilder.pool()
+              .with(new PoolOptions().setMaxSize(2))
+              .connectingTo(opts)
+              .using(vertx)
+              .build();
       store = new SloStore(pool);
     }
     Clock clock = Clock.systemUTC();
     SloService service = await(SloService.start(vertx, settings, engine, store, clock));
     if (settings.controllerUrl() != null) {
       service.controllerView(new ControllerViewService(vertx, settings, clock));
-      LOG.info("controller view: scraping {} every {}", settings.controllerUrl(), settings.controllerInterval());
+      LOG.info(
+          "controller view: scraping {} every {}",
+          settings.controllerUrl(),
+          settings.controllerInterval());
     }
     Pool p = pool;
     return () -> {
@@ -73,7 +88,8 @@ public final class SloWiring {
       return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
       Throwable c = e.getCause();
-      throw new IllegalStateException("SLO service: " + (c.getMessage() == null ? c.toString() : c.getMessage()), c);
+      throw new IllegalStateException(
+          "SLO service: " + (c.getMessage() == null ? c.toString() : c.getMessage()), c);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted");

@@ -10,10 +10,10 @@ import java.util.Objects;
 
 /**
  * A PostgreSQL 14 server run from the bundled zonky binaries (linux-amd64), for the embedded
- * default and for tests. Needs nothing installed by hand. The data directory is kept between
- * runs, so a restart on the same {@code dataDir} keeps the stored history; binaries are
- * extracted under {@code workDir} (not the system temp directory). Listens on 127.0.0.1 (random
- * free port), user {@code postgres}, database {@code postgres}, trust authentication.
+ * default and for tests. Needs nothing installed by hand. The data directory is kept between runs,
+ * so a restart on the same {@code dataDir} keeps the stored history; binaries are extracted under
+ * {@code workDir} (not the system temp directory). Listens on 127.0.0.1 (random free port), user
+ * {@code postgres}, database {@code postgres}, trust authentication.
  */
 public final class EmbeddedDatabase implements AutoCloseable {
   /** The database user and database name. */

@@ -27,11 +27,7 @@ public final class Migrations {
    */
   public static int migrate(String jdbcUrl, String user, String password) {
     MigrateResult result =
-        Flyway.configure()
-            .dataSource(jdbcUrl, user, password)
-            .locations(LOCATION)
-            .load()
-            .migrate();
+        Flyway.configure().dataSource(jdbcUrl, user, password).locations(LOCATION).load().migrate();
     return result.migrationsExecuted;
   }
 }

@@ -11,9 +11,9 @@ import org.sandboxslo.engine.sli.WindowSlis;
 
 /**
  * The SLIs the store keeps, by their wire name (column {@code sli}, query parameter {@code sli}).
- * Windowed SLIs are stored once per configured window ({@code sli_window} = {@code 5m}, {@code
- * 1h}, ...); pool-state SLIs are point-in-time and stored with window {@link #NOW_WINDOW}. Values
- * are in base units; {@code null} is "no data".
+ * Windowed SLIs are stored once per configured window ({@code sli_window} = {@code 5m}, {@code 1h},
+ * ...); pool-state SLIs are point-in-time and stored with window {@link #NOW_WINDOW}. Values are in
+ * base units; {@code null} is "no data".
  *
  * <ul>
  *   <li>{@code warm_hit_ratio}: warm / (warm + cold) launches, 0..1

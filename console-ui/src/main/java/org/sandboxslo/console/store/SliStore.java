@@ -31,10 +31,10 @@ import org.sandboxslo.engine.sli.SliSnapshot;
 import org.sandboxslo.engine.sli.WindowSlis;
 
 /**
- * SLI history in PostgreSQL, table {@code sli_snapshot} (see {@code V1__sli_snapshots.sql}). SQL
- * is built with jOOQ (typed fields, rendered for {@link SQLDialect#POSTGRES} with {@code $n} bind
- * markers) and executed by vertx-pg-client; nothing here blocks. Rows are written for the
- * template and pool scopes only (namespace aggregates are recomputed from them).
+ * SLI history in PostgreSQL, table {@code sli_snapshot} (see {@code V1__sli_snapshots.sql}). SQL is
+ * built with jOOQ (typed fields, rendered for {@link SQLDialect#POSTGRES} with {@code $n} bind
+ * markers) and executed by vertx-pg-client; nothing here blocks. Rows are written for the template
+ * and pool scopes only (namespace aggregates are recomputed from them).
  *
  * <p>SLI names: see {@link SliName} ({@code warm_hit_ratio}, {@code warm_launches}, {@code
  * cold_launches}, {@code claim_to_ready_p50_seconds}, {@code claim_to_ready_p95_seconds}, {@code
@@ -106,8 +106,8 @@ public final class SliStore {
   }
 
   /**
-   * Connection options from a JDBC URL ({@code jdbc:postgresql://host:port/db}), as used by
-   * Flyway, plus credentials.
+   * Connection options from a JDBC URL ({@code jdbc:postgresql://host:port/db}), as used by Flyway,
+   * plus credentials.
    *
    * @throws IllegalArgumentException when the URL does not start with {@code jdbc:postgresql://}
    */
@@ -125,9 +125,8 @@ public final class SliStore {
 
   /**
    * Writes one row per (template or pool) × window × SLI of {@code snapshot}, all at {@code
-   * snapshot.at()}: windowed SLIs once per window (window written as {@link Durations#format},
-   * e.g. {@code 5m}), pool-state SLIs once with window {@code now}. No data is written as SQL
-   * NULL.
+   * snapshot.at()}: windowed SLIs once per window (window written as {@link Durations#format}, e.g.
+   * {@code 5m}), pool-state SLIs once with window {@code now}. No data is written as SQL NULL.
    *
    * @return the number of rows written (0 for a snapshot without templates and pools); a failed
    *     Future when the database rejects the batch (nothing is written then)
@@ -180,7 +179,12 @@ public final class SliStore {
    * @return the points, possibly empty; a failed Future when the query fails
    */
   public Future<List<HistoryPoint>> history(
-      Scope scope, String namespace, String name, String sli, String window, Instant from,
+      Scope scope,
+      String namespace,
+      String name,
+      String sli,
+      String window,
+      Instant from,
       Instant to) {
     Query q =
         SQL.select(AT, VALUE)

@@ -17,7 +17,10 @@ import org.sandboxslo.engine.finding.Proposal;
 import org.sandboxslo.engine.finding.Severity;
 import org.sandboxslo.engine.sli.SliSnapshot;
 
-/** The handed cases (../shared/cases) replayed through collector mapping + engine, with the stated values. */
+/**
+ * The handed cases (../shared/cases) replayed through collector mapping + engine, with the stated
+ * values.
+ */
 class ReplayCasesTest {
   static Path input(String name) {
     return Path.of(System.getProperty("shared.dir"), "cases", "inputs", name);
@@ -30,7 +33,10 @@ class ReplayCasesTest {
   }
 
   static SliSnapshot template(ReplayResult r, String name) {
-    return r.snapshot().templates().stream().filter(t -> t.key().name().equals(name)).findFirst().orElseThrow();
+    return r.snapshot().templates().stream()
+        .filter(t -> t.key().name().equals(name))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
@@ -48,18 +54,33 @@ class ReplayCasesTest {
     assertEquals("1.00", f.evidence("readyFractionUpstream"));
     assertEquals("2026-09-01T10:00:00Z", f.evidence("templateChangedAt"));
     assertEquals("2026-09-01T10:15:00Z", f.evidence("alertFiresAt"));
-    String served = f.evidence().stream().filter(e -> e.name().equals("servedStale")).findFirst().orElseThrow().arithmetic();
-    assertTrue(served.contains("python-runtime:3.11 vs template registry.example.invalid/team-a/python-runtime:3.12"), served);
+    String served =
+        f.evidence().stream()
+            .filter(e -> e.name().equals("servedStale"))
+            .findFirst()
+            .orElseThrow()
+            .arithmetic();
+    assertTrue(
+        served.contains(
+            "python-runtime:3.11 vs template registry.example.invalid/team-a/python-runtime:3.12"),
+        served);
     assertTrue(served.endsWith("adopted 300 s after the change"), served);
     Proposal paced = f.proposals().get(0);
     assertEquals("PacedRecreate", paced.action());
-    assertTrue(paced.summary().contains("maxUnavailable = max(1, floor(0.34 × 3)) = 1"), paced.summary());
-    assertEquals(List.of("delete pool-py-a2", "wait until 1 replacement is Ready", "delete pool-py-a3",
-        "wait until 1 replacement is Ready",
-        "never touch members owned by a claim; keep at least 2 of 3 members Ready throughout"), paced.steps());
+    assertTrue(
+        paced.summary().contains("maxUnavailable = max(1, floor(0.34 × 3)) = 1"), paced.summary());
+    assertEquals(
+        List.of(
+            "delete pool-py-a2",
+            "wait until 1 replacement is Ready",
+            "delete pool-py-a3",
+            "wait until 1 replacement is Ready",
+            "never touch members owned by a claim; keep at least 2 of 3 members Ready throughout"),
+        paced.steps());
     assertFalse(String.join(" ", paced.steps()).contains("pool-py-a1"));
     assertEquals("None", f.proposals().get(1).action());
-    assertTrue(f.proposals().get(1).summary().startsWith("Do not simply set updateStrategy: Recreate"));
+    assertTrue(
+        f.proposals().get(1).summary().startsWith("Do not simply set updateStrategy: Recreate"));
     // both ready-fraction figures on the template
     SliSnapshot t = template(r, "tpl-py");
     assertEquals(1.0 / 3, t.pool().readyFractionCurrentTemplate(), 1e-12);
@@ -70,13 +91,20 @@ class ReplayCasesTest {
   @Test
   void c03BeforeTheAlertTimeTheFindingIsInfoAndBeforeTheChangeNothingIsStale() throws Exception {
     String text = Files.readString(input("C03-stale-members-onreplenish.yaml"));
-    ReplayResult at1010 = Replayer.replayCase("C03", text.replace("clock: '2026-09-01T10:20:00Z'", "clock: '2026-09-01T10:10:00Z'"));
+    ReplayResult at1010 =
+        Replayer.replayCase(
+            "C03", text.replace("clock: '2026-09-01T10:20:00Z'", "clock: '2026-09-01T10:10:00Z'"));
     assertEquals(Severity.INFO, only(at1010, FindingKind.STALE_POOL_MEMBERS).severity());
     // cut the timeline before the template change: the thin member specs are not stale
     int cut = text.indexOf("- at: '2026-09-01T10:00:00Z'\n  type: MODIFIED");
-    ReplayResult before = Replayer.replayCase("C03", text.substring(0, cut).replace("clock: '2026-09-01T10:20:00Z'", "clock: '2026-09-01T09:30:00Z'"));
+    ReplayResult before =
+        Replayer.replayCase(
+            "C03",
+            text.substring(0, cut)
+                .replace("clock: '2026-09-01T10:20:00Z'", "clock: '2026-09-01T09:30:00Z'"));
     assertEquals(0, template(before, "tpl-py").pool().staleMembers());
-    assertTrue(before.findings().stream().noneMatch(f -> f.kind() == FindingKind.STALE_POOL_MEMBERS));
+    assertTrue(
+        before.findings().stream().noneMatch(f -> f.kind() == FindingKind.STALE_POOL_MEMBERS));
   }
 
   @Test
@@ -87,16 +115,29 @@ class ReplayCasesTest {
     assertEquals("0.25", f.evidence("rawWarmHit"));
     assertEquals("1.00", f.evidence("eligibleWarmHit"));
     assertEquals("3/3", f.evidence("forcedColdStarts"));
-    assertEquals("2 by spec.env, 1 by spec.volumeClaimTemplates",
-        f.evidence().stream().filter(e -> e.name().equals("forcedColdStarts")).findFirst().orElseThrow().arithmetic());
+    assertEquals(
+        "2 by spec.env, 1 by spec.volumeClaimTemplates",
+        f.evidence().stream()
+            .filter(e -> e.name().equals("forcedColdStarts"))
+            .findFirst()
+            .orElseThrow()
+            .arithmetic());
     assertEquals("2", f.evidence("idleReadyMembersMin"));
     assertEquals("no", f.evidence("poolExhausted"));
     assertEquals(3, f.objects().size());
     String advice = f.proposals().get(0).summary();
     assertEquals("None", f.proposals().get(0).action());
-    assertTrue(advice.contains("Move the env into the template") && advice.contains("do not enlarge the pool"), advice);
-    assertTrue(r.findings().stream().noneMatch(x -> x.kind() == FindingKind.POOL_UNDERSIZED
-        || x.kind() == FindingKind.POOL_NEEDS_SHARDING || x.kind() == FindingKind.REFILL_STALLED));
+    assertTrue(
+        advice.contains("Move the env into the template")
+            && advice.contains("do not enlarge the pool"),
+        advice);
+    assertTrue(
+        r.findings().stream()
+            .noneMatch(
+                x ->
+                    x.kind() == FindingKind.POOL_UNDERSIZED
+                        || x.kind() == FindingKind.POOL_NEEDS_SHARDING
+                        || x.kind() == FindingKind.REFILL_STALLED));
     assertEquals(0.25, template(r, "tpl-py").windows().get(0).warmHitRatio());
     assertEquals(0.25, r.controllerView().ratio());
   }
@@ -116,7 +157,11 @@ class ReplayCasesTest {
     assertTrue(expired.proposals().get(1).summary().contains("claimDefaults is only a proposal"));
     Finding never = only(r, FindingKind.NEVER_EXPIRING_FINISHED_CLAIMS);
     assertEquals("3", never.evidence("neverExpiringFinishedClaims"));
-    assertEquals(List.of("SandboxClaim team-a/claim-801", "SandboxClaim team-a/claim-802", "SandboxClaim team-a/claim-803"),
+    assertEquals(
+        List.of(
+            "SandboxClaim team-a/claim-801",
+            "SandboxClaim team-a/claim-802",
+            "SandboxClaim team-a/claim-803"),
         never.objects());
     // none of them counts in a readiness window
     r.snapshot().templates().forEach(t -> assertNull(t.windows().get(1).claimToReady()));
@@ -124,10 +169,12 @@ class ReplayCasesTest {
 
   @Test
   void c09BelowTheThresholdNoAccumulationFinding() throws Exception {
-    String text = Files.readString(input("C09-expired-retained-claims.yaml"))
-        .replace("expiredRetainedWarnCount: 5", "expiredRetainedWarnCount: 6");
+    String text =
+        Files.readString(input("C09-expired-retained-claims.yaml"))
+            .replace("expiredRetainedWarnCount: 5", "expiredRetainedWarnCount: 6");
     ReplayResult r = Replayer.replayCase("C09", text);
-    assertTrue(r.findings().stream().noneMatch(f -> f.kind() == FindingKind.EXPIRED_CLAIMS_ACCUMULATING));
+    assertTrue(
+        r.findings().stream().noneMatch(f -> f.kind() == FindingKind.EXPIRED_CLAIMS_ACCUMULATING));
   }
 
   @Test
@@ -140,20 +187,33 @@ class ReplayCasesTest {
     assertEquals("Sandbox team-a/sbx-x1", f.subject());
     assertEquals(Severity.HIGH, f.severity());
     assertEquals("6", f.evidence("reservedKeys"));
-    assertEquals("5 labels, 1 annotations",
-        f.evidence().stream().filter(e -> e.name().equals("reservedKeys")).findFirst().orElseThrow().arithmetic());
+    assertEquals(
+        "5 labels, 1 annotations",
+        f.evidence().stream()
+            .filter(e -> e.name().equals("reservedKeys"))
+            .findFirst()
+            .orElseThrow()
+            .arithmetic());
     assertEquals("8cc203bf = NameHash(\"sbx-victim\")", f.evidence("selectorHijack"));
     assertEquals("None", f.proposals().get(0).action());
     assertTrue(f.proposals().get(0).summary().contains("admission policy"));
     assertEquals(1, r.warnings().size());
-    assertTrue(r.warnings().get(0).startsWith("metrics consistency: agent_sandboxes{launch_type=\"warm\",owned_by=\"None\"} = 1"));
-    assertTrue(r.toText().contains("[high] ReservedLabelOnUserObject Sandbox team-a/sbx-x1"), r.toText());
+    assertTrue(
+        r.warnings()
+            .get(0)
+            .startsWith(
+                "metrics consistency: agent_sandboxes{launch_type=\"warm\",owned_by=\"None\"} = 1"));
+    assertTrue(
+        r.toText().contains("[high] ReservedLabelOnUserObject Sandbox team-a/sbx-x1"), r.toText());
   }
 
   @Test
   void c10OnAControllerBeforeV050IsCritical() throws Exception {
     String text = Files.readString(input("C10-reserved-label-spoof.yaml"));
-    text = text.replace("clock: '2026-09-01T10:03:00Z'", "clock: '2026-09-01T10:03:00Z'\nconfig:\n  controllerVersion: v0.4.2");
+    text =
+        text.replace(
+            "clock: '2026-09-01T10:03:00Z'",
+            "clock: '2026-09-01T10:03:00Z'\nconfig:\n  controllerVersion: v0.4.2");
     ReplayResult r = Replayer.replayCase("C10", text);
     assertEquals(Severity.CRITICAL, only(r, FindingKind.RESERVED_LABEL_ON_USER_OBJECT).severity());
   }
@@ -162,19 +222,27 @@ class ReplayCasesTest {
   void replayCliPrintsTextAndJsonAndRejectsBadFilesInOneLine() throws Exception {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    assertEquals(0, Main.run(new PrintWriter(out), new PrintWriter(err), "replay", "--json",
-        input("C10-reserved-label-spoof.yaml").toString()));
+    assertEquals(
+        0,
+        Main.run(
+            new PrintWriter(out),
+            new PrintWriter(err),
+            "replay",
+            "--json",
+            input("C10-reserved-label-spoof.yaml").toString()));
     assertTrue(out.toString().contains("\"kind\" : \"ReservedLabelOnUserObject\""), out.toString());
     Path bad = Files.createTempFile("bad", ".yaml");
     Files.writeString(bad, "timeline: [");
     assertEquals(2, Main.run(new PrintWriter(out), new PrintWriter(err), "replay", bad.toString()));
-    assertTrue(err.toString().startsWith("sandbox-slo: " + bad + ": YAML parse error"), err.toString());
+    assertTrue(
+        err.toString().startsWith("sandbox-slo: " + bad + ": YAML parse error"), err.toString());
     assertEquals(1, err.toString().strip().split("\n").length);
   }
 
   @Test
   void kubectlWatchEventsReplayWithServerTimes() {
-    String stream = """
+    String stream =
+        """
         {"type":"ADDED","object":{"apiVersion":"extensions.agents.x-k8s.io/v1beta1","kind":"SandboxWarmPool",
           "metadata":{"name":"p","namespace":"ns","uid":"u-p","resourceVersion":"1","creationTimestamp":"2026-09-01T10:00:00Z"},
           "spec":{"replicas":1,"sandboxTemplateRef":{"name":"t"}}}}
@@ -189,7 +257,8 @@ class ReplayCasesTest {
         """;
     ReplayResult r = Replayer.replayWatchJson("watch.json", stream);
     assertEquals(java.time.Instant.parse("2026-09-01T10:01:00.350Z"), r.clock());
-    assertEquals(List.of("event 2: SandboxClaim ns/bad: spec.warmPoolRef.name: missing"), r.skipped());
+    assertEquals(
+        List.of("event 2: SandboxClaim ns/bad: spec.warmPoolRef.name: missing"), r.skipped());
     SliSnapshot t = template(r, "t");
     assertEquals(1, t.windows().get(0).warmLaunches());
     assertEquals(0.25, t.windows().get(0).claimToReady().p50().toNanos() / 1e9, 0.25 * 0.004);

@@ -28,8 +28,14 @@ class AlertmanagerHookTest {
     Router r = Router.router(vertx);
     new AlertmanagerHook().mount(r);
     ConsoleVerticleAccess.jsonErrors(r);
-    server = vertx.createHttpServer().requestHandler(r).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+    server =
+        vertx
+            .createHttpServer()
+            .requestHandler(r)
+            .listen(0, "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     client = WebClient.create(vertx);
   }
 
@@ -39,21 +45,35 @@ class AlertmanagerHookTest {
   }
 
   static HttpResponse<Buffer> post(String body) throws Exception {
-    return client.post(server.actualPort(), "127.0.0.1", "/hooks/alertmanager").sendBuffer(Buffer.buffer(body))
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    return client
+        .post(server.actualPort(), "127.0.0.1", "/hooks/alertmanager")
+        .sendBuffer(Buffer.buffer(body))
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
   }
 
   static JsonObject get(String path) throws Exception {
-    return client.get(server.actualPort(), "127.0.0.1", path).send().toCompletionStage().toCompletableFuture()
-        .get(10, TimeUnit.SECONDS).bodyAsJsonObject();
+    return client
+        .get(server.actualPort(), "127.0.0.1", path)
+        .send()
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS)
+        .bodyAsJsonObject();
   }
 
   @Test
   void realPayloadIsStoredOnceAndResolvesInPlace() throws Exception {
-    String sample = Files.readString(Path.of(System.getProperty("shared.dir"), "fixtures", "alertmanager-webhook-sample.json"));
+    String sample =
+        Files.readString(
+            Path.of(
+                System.getProperty("shared.dir"), "fixtures", "alertmanager-webhook-sample.json"));
     HttpResponse<Buffer> first = post(sample);
     assertEquals(200, first.statusCode());
-    assertEquals(new JsonObject().put("received", 1).put("new", 1).put("truncatedAlerts", 0), first.bodyAsJsonObject());
+    assertEquals(
+        new JsonObject().put("received", 1).put("new", 1).put("truncatedAlerts", 0),
+        first.bodyAsJsonObject());
     // a redelivery is not a new alert
     assertEquals(0, post(sample).bodyAsJsonObject().getInteger("new"));
     JsonObject firing = get("/api/v1/alerts?state=firing").getJsonArray("items").getJsonObject(0);
@@ -61,8 +81,10 @@ class AlertmanagerHookTest {
     assertEquals(2, firing.getInteger("notifications"));
     assertEquals(null, firing.getString("endsAt"));
     assertEquals("/api/v1/slos/checkout", firing.getJsonObject("links").getString("slo"));
-    String resolved = sample.replace("\"status\":\"firing\",\"labels\"", "\"status\":\"resolved\",\"labels\"")
-        .replace("\"endsAt\":\"0001-01-01T00:00:00Z\"", "\"endsAt\":\"2026-11-29T07:55:00Z\"");
+    String resolved =
+        sample
+            .replace("\"status\":\"firing\",\"labels\"", "\"status\":\"resolved\",\"labels\"")
+            .replace("\"endsAt\":\"0001-01-01T00:00:00Z\"", "\"endsAt\":\"2026-11-29T07:55:00Z\"");
     assertEquals(200, post(resolved).statusCode());
     assertEquals(0, get("/api/v1/alerts?state=firing").getJsonArray("items").size());
     JsonObject r = get("/api/v1/alerts?state=resolved").getJsonArray("items").getJsonObject(0);
@@ -74,14 +96,27 @@ class AlertmanagerHookTest {
     assertField(post("{\"version\":\"3\",\"alerts\":[]}"), "version");
     assertField(post("not json"), "body");
     assertField(post("{\"version\":\"4\",\"alerts\":{}}"), "alerts");
-    assertField(post("{\"version\":\"4\",\"alerts\":[{\"status\":\"firing\",\"fingerprint\":\"x\",\"labels\":{}}]}"),
+    assertField(
+        post(
+            "{\"version\":\"4\",\"alerts\":[{\"status\":\"firing\",\"fingerprint\":\"x\",\"labels\":{}}]}"),
         "alerts[0].labels.alertname");
-    assertField(post("{\"version\":\"4\",\"alerts\":[{\"status\":\"firing\",\"fingerprint\":\"y\",\"labels\":{\"alertname\":\"A\"},"
-        + "\"startsAt\":\"yesterday\"}]}"), "alerts[0].startsAt");
-    assertEquals(400, client.get(server.actualPort(), "127.0.0.1", "/api/v1/alerts?state=maybe").send()
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).statusCode());
+    assertField(
+        post(
+            "{\"version\":\"4\",\"alerts\":[{\"status\":\"firing\",\"fingerprint\":\"y\",\"labels\":{\"alertname\":\"A\"},"
+                + "\"startsAt\":\"yesterday\"}]}"),
+        "alerts[0].startsAt");
+    assertEquals(
+        400,
+        client
+            .get(server.actualPort(), "127.0.0.1", "/api/v1/alerts?state=maybe")
+            .send()
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS)
+            .statusCode());
     JsonObject all = get("/api/v1/alerts");
-    all.getJsonArray("items").forEach(o -> assertEquals("SloFastBurn", ((JsonObject) o).getString("alertname")));
+    all.getJsonArray("items")
+        .forEach(o -> assertEquals("SloFastBurn", ((JsonObject) o).getString("alertname")));
   }
 
   static void assertField(HttpResponse<Buffer> r, String field) {

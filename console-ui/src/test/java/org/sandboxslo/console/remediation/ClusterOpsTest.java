@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /** The live staleness re-check made right before each delete. */
 class ClusterOpsTest {
   static Map<String, Object> spec(String image, List<Map<String, Object>> env) {
-    Map<String, Object> c = new java.util.HashMap<>(Map.of("name", "python-runtime", "image", image));
+    Map<String, Object> c =
+        new java.util.HashMap<>(Map.of("name", "python-runtime", "image", image));
     if (env != null) {
       c.put("env", env);
     }
@@ -29,8 +30,10 @@ class ClusterOpsTest {
 
   @Test
   void aPureAdditionToTheTemplateIsStaleOnlyWhenTheEngineSaysSo() {
-    Map<String, Object> withEnv = spec("py:3.12", List.of(Map.of("name", "TASK_QUEUE", "value", "q1")));
-    // the member was read back without the env var: no contradiction, the engine's hash rule decides
+    Map<String, Object> withEnv =
+        spec("py:3.12", List.of(Map.of("name", "TASK_QUEUE", "value", "q1")));
+    // the member was read back without the env var: no contradiction, the engine's hash rule
+    // decides
     assertFalse(ClusterOps.stale(spec("py:3.12", null), withEnv, false));
     assertTrue(ClusterOps.stale(spec("py:3.12", null), withEnv, true));
   }

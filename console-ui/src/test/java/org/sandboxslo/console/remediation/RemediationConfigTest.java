@@ -14,8 +14,11 @@ import org.junit.jupiter.api.Test;
 class RemediationConfigTest {
   @Test
   void tokensMapToUsersAndRolesAndAreMaskedInTheLog() {
-    RemediationConfig c = RemediationConfig.fromMap(Map.of(RemediationConfig.TOKENS,
-        "alice:token-a:operator+approver,bob:token-b:approver:team-a+viewer"));
+    RemediationConfig c =
+        RemediationConfig.fromMap(
+            Map.of(
+                RemediationConfig.TOKENS,
+                "alice:token-a:operator+approver,bob:token-b:approver:team-a+viewer"));
     assertEquals(new Caller("alice", Set.of("operator", "approver")), c.tokens().get("token-a"));
     assertEquals(new Caller("bob", Set.of("approver:team-a", "viewer")), c.tokens().get("token-b"));
     assertTrue(c.twoPerson());
@@ -41,36 +44,61 @@ class RemediationConfigTest {
 
   @Test
   void badKeysAndValuesAreOneLineErrorsNamingTheKey() {
-    assertEquals("sloconsole.auth.tokens: unknown role 'root' for user alice; roles: viewer, operator, approver, admin "
+    assertEquals(
+        "sloconsole.auth.tokens: unknown role 'root' for user alice; roles: viewer, operator, approver, admin "
             + "(optionally role:namespace)",
-        assertThrows(IllegalArgumentException.class,
-            () -> RemediationConfig.fromMap(Map.of(RemediationConfig.TOKENS, "alice:secret:root"))).getMessage());
-    assertEquals("sloconsole.auth.tokens: expected user:token:role+role, got 'alice:****:'",
-        assertThrows(IllegalArgumentException.class,
-            () -> RemediationConfig.fromMap(Map.of(RemediationConfig.TOKENS, "alice:secret:"))).getMessage());
-    assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> RemediationConfig.fromMap(Map.of("sloconsole.auth.tokenz", "x"))).getMessage()
-        .startsWith("unknown configuration key sloconsole.auth.tokenz; known: "));
-    assertEquals("sloconsole.remediation.max-unavailable-fraction: expected a number in (0, 1], got 1.5",
-        assertThrows(IllegalArgumentException.class,
-            () -> RemediationConfig.fromMap(Map.of(RemediationConfig.MAX_UNAVAILABLE, "1.5"))).getMessage());
-    assertEquals("sloconsole.auth.two-person: expected true or false, got 'yes'",
-        assertThrows(IllegalArgumentException.class,
-            () -> RemediationConfig.fromMap(Map.of(RemediationConfig.TWO_PERSON, "yes"))).getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    RemediationConfig.fromMap(
+                        Map.of(RemediationConfig.TOKENS, "alice:secret:root")))
+            .getMessage());
+    assertEquals(
+        "sloconsole.auth.tokens: expected user:token:role+role, got 'alice:****:'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RemediationConfig.fromMap(Map.of(RemediationConfig.TOKENS, "alice:secret:")))
+            .getMessage());
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RemediationConfig.fromMap(Map.of("sloconsole.auth.tokenz", "x")))
+            .getMessage()
+            .startsWith("unknown configuration key sloconsole.auth.tokenz; known: "));
+    assertEquals(
+        "sloconsole.remediation.max-unavailable-fraction: expected a number in (0, 1], got 1.5",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RemediationConfig.fromMap(Map.of(RemediationConfig.MAX_UNAVAILABLE, "1.5")))
+            .getMessage());
+    assertEquals(
+        "sloconsole.auth.two-person: expected true or false, got 'yes'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RemediationConfig.fromMap(Map.of(RemediationConfig.TWO_PERSON, "yes")))
+            .getMessage());
   }
 
   @Test
   void approverRolesArePerAction() {
-    RemediationConfig c = RemediationConfig.fromMap(Map.of(RemediationConfig.APPROVER_ROLES,
-        "DeleteExpiredClaims:admin,ShardPool:approver+admin"));
+    RemediationConfig c =
+        RemediationConfig.fromMap(
+            Map.of(
+                RemediationConfig.APPROVER_ROLES,
+                "DeleteExpiredClaims:admin,ShardPool:approver+admin"));
     assertEquals(java.util.List.of("admin"), c.approversOf("DeleteExpiredClaims"));
     assertEquals(java.util.List.of("approver", "admin"), c.approversOf("ShardPool"));
     assertEquals(java.util.List.of("approver"), c.approversOf("PacedRecreate"));
     assertTrue(c.describe().contains("DeleteExpiredClaims:admin"), c.describe());
-    assertEquals("sloconsole.auth.approver-roles: expected Action:role+role with an action of PacedRecreate, "
+    assertEquals(
+        "sloconsole.auth.approver-roles: expected Action:role+role with an action of PacedRecreate, "
             + "SetUpdateStrategy, ScalePool, ShardPool, SetRefillPacing, DeleteExpiredClaims, got 'Nuke:admin'",
-        assertThrows(IllegalArgumentException.class,
-            () -> RemediationConfig.fromMap(Map.of(RemediationConfig.APPROVER_ROLES, "Nuke:admin"))).getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    RemediationConfig.fromMap(
+                        Map.of(RemediationConfig.APPROVER_ROLES, "Nuke:admin")))
+            .getMessage());
   }
 
   @Test

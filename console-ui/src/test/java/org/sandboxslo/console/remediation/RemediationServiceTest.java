@@ -53,38 +53,46 @@ class RemediationServiceTest {
   static final Caller BOB = new Caller("bob", java.util.Set.of("approver:demo"));
   RemediationService service;
 
-  static final RemediationFleet FLEET = new RemediationFleet() {
-    @Override
-    public PoolState pool(ObjectRef ref) {
-      return switch (ref.toString()) {
-        case "demo/python-runtime-pool" -> new PoolState(ref, "python-runtime", 8, "OnReplenish", List.of());
-        case "demo/node-runtime-pool" -> new PoolState(ref, "node-runtime", 4, "OnReplenish", List.of());
-        default -> null;
+  static final RemediationFleet FLEET =
+      new RemediationFleet() {
+        @Override
+        public PoolState pool(ObjectRef ref) {
+          return switch (ref.toString()) {
+            case "demo/python-runtime-pool" ->
+                new PoolState(ref, "python-runtime", 8, "OnReplenish", List.of());
+            case "demo/node-runtime-pool" ->
+                new PoolState(ref, "node-runtime", 4, "OnReplenish", List.of());
+            default -> null;
+          };
+        }
+
+        @Override
+        public List<FindingState> findings() {
+          return findings;
+        }
+
+        @Override
+        public boolean controllerLite() {
+          return true;
+        }
+
+        @Override
+        public void setMaxRefillRate(double perSecond) {
+          refillRate.set(perSecond);
+        }
       };
-    }
-
-    @Override
-    public List<FindingState> findings() {
-      return findings;
-    }
-
-    @Override
-    public boolean controllerLite() {
-      return true;
-    }
-
-    @Override
-    public void setMaxRefillRate(double perSecond) {
-      refillRate.set(perSecond);
-    }
-  };
 
   @BeforeAll
   static void start() throws Exception {
     vertx = Vertx.vertx();
-    storage = get(ConsoleStorage.open(vertx, ConsoleConfig.fromMap(Map.of(
-        "sloconsole.db.data-dir", dir.resolve("pg").toString(),
-        "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString()))));
+    storage =
+        get(
+            ConsoleStorage.open(
+                vertx,
+                ConsoleConfig.fromMap(
+                    Map.of(
+                        "sloconsole.db.data-dir", dir.resolve("pg").toString(),
+                        "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString()))));
     pool = PgBuilder.pool().connectingTo(storage.embedded().connectOptions()).using(vertx).build();
     api = EmbeddedApiServer.start(0);
     client = api.client();
@@ -113,13 +121,21 @@ class RemediationServiceTest {
 
   RemediationService startService() throws Exception {
     RemediationConfig cfg = RemediationConfig.fromMap(Map.of(RemediationConfig.POLL, "100ms"));
-    service = get(RemediationService.start(vertx, cfg, new RemediationStore(pool), client, FLEET, Clock.systemUTC()));
+    service =
+        get(
+            RemediationService.start(
+                vertx, cfg, new RemediationStore(pool), client, FLEET, Clock.systemUTC()));
     return service;
   }
 
   static int replicas(String name) {
-    Object r = Resources.spec(Resources.ops(client, Kind.SANDBOX_WARM_POOL).inNamespace("demo").withName(name).get())
-        .get("replicas");
+    Object r =
+        Resources.spec(
+                Resources.ops(client, Kind.SANDBOX_WARM_POOL)
+                    .inNamespace("demo")
+                    .withName(name)
+                    .get())
+            .get("replicas");
     return ((Number) r).intValue();
   }
 
@@ -128,23 +144,45 @@ class RemediationServiceTest {
   }
 
   static long count(List<AuditEntry> rows, String what, String resultPrefix) {
-    return rows.stream().filter(r -> r.what().equals(what) && r.result().startsWith(resultPrefix)).count();
+    return rows.stream()
+        .filter(r -> r.what().equals(what) && r.result().startsWith(resultPrefix))
+        .count();
   }
 
   @Test
   void anExecutingPlanResumesAfterARestart() throws Exception {
     RemediationStore store = new RemediationStore(pool);
-    JsonObject dry = RemediationPlans.scalePool(FLEET.pool(ObjectRef.parse("demo/python-runtime-pool")),
-        new JsonObject().put("replicas", 3));
+    JsonObject dry =
+        RemediationPlans.scalePool(
+            FLEET.pool(ObjectRef.parse("demo/python-runtime-pool")),
+            new JsonObject().put("replicas", 3));
     Instant t = Instant.parse("2026-11-29T08:00:00Z");
     // as a console that crashed after execute: state executing, no step done
-    get(store.insert(new PlanRow("p-resume", "ScalePool", "demo/python-runtime-pool", new JsonObject().put("replicas", 3),
-        "shrink for the night", "executing", "alice", "bob", "alice", null, dry, new JsonObject(), null, t, t)));
+    get(
+        store.insert(
+            new PlanRow(
+                "p-resume",
+                "ScalePool",
+                "demo/python-runtime-pool",
+                new JsonObject().put("replicas", 3),
+                "shrink for the night",
+                "executing",
+                "alice",
+                "bob",
+                "alice",
+                null,
+                dry,
+                new JsonObject(),
+                null,
+                t,
+                t)));
     startService();
     await().atMost(Duration.ofSeconds(20)).until(() -> state("p-resume").equals("succeeded"));
     assertEquals(3, replicas("python-runtime-pool"));
     List<AuditEntry> rows = get(store.audit("p-resume", null, null));
-    assertEquals(List.of("plan.resume", "step.before", "step.after", "plan.done"), rows.stream().map(AuditEntry::what).toList());
+    assertEquals(
+        List.of("plan.resume", "step.before", "step.after", "plan.done"),
+        rows.stream().map(AuditEntry::what).toList());
     assertEquals("intent", rows.get(1).result());
     assertEquals("SandboxWarmPool demo/python-runtime-pool", rows.get(1).object());
     assertEquals("ok", rows.get(2).result());
@@ -154,21 +192,40 @@ class RemediationServiceTest {
   @Test
   void aCancelledPlanStopsBeforeItsNextStep() throws Exception {
     RemediationService s = startService();
-    PlanRow p = get(s.create(ALICE, new JsonObject().put("action", "ShardPool").put("subject", "demo/node-runtime-pool")
-        .put("params", new JsonObject().put("shards", 2)).put("reason", "past the refill ceiling")));
-    assertEquals(List.of("create-pool", "wait-pool-ready", "patch-pool"),
-        p.dryRun().getJsonArray("steps").stream().map(o -> ((JsonObject) o).getString("op")).toList());
+    PlanRow p =
+        get(
+            s.create(
+                ALICE,
+                new JsonObject()
+                    .put("action", "ShardPool")
+                    .put("subject", "demo/node-runtime-pool")
+                    .put("params", new JsonObject().put("shards", 2))
+                    .put("reason", "past the refill ceiling")));
+    assertEquals(
+        List.of("create-pool", "wait-pool-ready", "patch-pool"),
+        p.dryRun().getJsonArray("steps").stream()
+            .map(o -> ((JsonObject) o).getString("op"))
+            .toList());
     ApiException twoPerson = assertThrowsAsync(s.approve(ALICE, p.id()));
     assertEquals(403, twoPerson.status());
     get(s.approve(BOB, p.id()));
     get(s.execute(ALICE, p.id(), null));
     // the new pool is created, then the plan waits for its members (no controller runs here)
-    await().atMost(Duration.ofSeconds(20)).until(() -> get(new RemediationStore(pool).plan(p.id())).progress()
-        .getString("waiting", "").equals("SandboxWarmPool demo/node-runtime-pool-shard-1: 0 of 2 Ready"));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                get(new RemediationStore(pool).plan(p.id()))
+                    .progress()
+                    .getString("waiting", "")
+                    .equals("SandboxWarmPool demo/node-runtime-pool-shard-1: 0 of 2 Ready"));
     assertEquals(2, replicas("node-runtime-pool-shard-1"));
     get(s.cancel(ALICE, p.id()));
     assertEquals("cancelled", state(p.id()));
-    await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> replicas("node-runtime-pool") == 4);
+    await()
+        .during(Duration.ofMillis(800))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> replicas("node-runtime-pool") == 4);
     List<AuditEntry> rows = get(new RemediationStore(pool).audit(p.id(), null, null));
     assertEquals(1, count(rows, "step.before", "intent"));
     assertEquals(1, count(rows, "plan.cancel", "ok"));
@@ -179,28 +236,58 @@ class RemediationServiceTest {
   @Test
   void refillPacingIsALiveKnobOfControllerLite() throws Exception {
     RemediationService s = startService();
-    PlanRow p = get(s.create(ALICE, new JsonObject().put("action", "SetRefillPacing").put("subject", "controller-lite")
-        .put("params", new JsonObject().put("maxRefillRate", 5)).put("reason", "refill bursts starve the API server")));
+    PlanRow p =
+        get(
+            s.create(
+                ALICE,
+                new JsonObject()
+                    .put("action", "SetRefillPacing")
+                    .put("subject", "controller-lite")
+                    .put("params", new JsonObject().put("maxRefillRate", 5))
+                    .put("reason", "refill bursts starve the API server")));
     assertEquals(false, p.dryRun().getBoolean("destructive"));
     get(s.approve(ALICE, p.id()));
     get(s.execute(ALICE, p.id(), "k-1"));
     await().atMost(Duration.ofSeconds(60)).until(() -> state(p.id()).equals("succeeded"));
     assertEquals(5.0, refillRate.get());
-    ApiException bad = assertThrowsAsync(s.create(ALICE, new JsonObject().put("action", "SetRefillPacing")
-        .put("subject", "controller-lite").put("params", new JsonObject().put("maxRefillRate", -1)).put("reason", "r")));
+    ApiException bad =
+        assertThrowsAsync(
+            s.create(
+                ALICE,
+                new JsonObject()
+                    .put("action", "SetRefillPacing")
+                    .put("subject", "controller-lite")
+                    .put("params", new JsonObject().put("maxRefillRate", -1))
+                    .put("reason", "r")));
     assertEquals("params.maxRefillRate", bad.toJson().getString("field"));
   }
 
   @Test
   void approvalNeedsARoleAllowedForTheAction() throws Exception {
-    RemediationConfig cfg = RemediationConfig.fromMap(Map.of(RemediationConfig.POLL, "100ms",
-        RemediationConfig.APPROVER_ROLES, "ScalePool:admin"));
-    service = get(RemediationService.start(vertx, cfg, new RemediationStore(pool), client, FLEET, Clock.systemUTC()));
-    PlanRow p = get(service.create(ALICE, new JsonObject().put("action", "ScalePool").put("subject", "demo/python-runtime-pool")
-        .put("params", new JsonObject().put("replicas", 9)).put("reason", "peak hour")));
+    RemediationConfig cfg =
+        RemediationConfig.fromMap(
+            Map.of(
+                RemediationConfig.POLL,
+                "100ms",
+                RemediationConfig.APPROVER_ROLES,
+                "ScalePool:admin"));
+    service =
+        get(
+            RemediationService.start(
+                vertx, cfg, new RemediationStore(pool), client, FLEET, Clock.systemUTC()));
+    PlanRow p =
+        get(
+            service.create(
+                ALICE,
+                new JsonObject()
+                    .put("action", "ScalePool")
+                    .put("subject", "demo/python-runtime-pool")
+                    .put("params", new JsonObject().put("replicas", 9))
+                    .put("reason", "peak hour")));
     ApiException e = assertThrowsAsync(service.approve(BOB, p.id()));
     assertEquals(403, e.status());
-    assertEquals("user bob lacks role admin for namespace demo, which approving ScalePool requires",
+    assertEquals(
+        "user bob lacks role admin for namespace demo, which approving ScalePool requires",
         e.toJson().getString("reason"));
     assertEquals("planned", state(p.id()));
     get(service.approve(new Caller("root", java.util.Set.of("admin")), p.id()));
@@ -210,40 +297,91 @@ class RemediationServiceTest {
   @Test
   void refillPacingOfTheUpstreamControllerPatchesItsDeploymentArgs() throws Exception {
     RemediationService s = startService();
-    PlanRow missing = get(s.create(ALICE, new JsonObject().put("action", "SetRefillPacing")
-        .put("subject", "agent-sandbox-system/nope").put("params", new JsonObject().put("maxRefillRate", 20))
-        .put("reason", "pace refills")));
+    PlanRow missing =
+        get(
+            s.create(
+                ALICE,
+                new JsonObject()
+                    .put("action", "SetRefillPacing")
+                    .put("subject", "agent-sandbox-system/nope")
+                    .put("params", new JsonObject().put("maxRefillRate", 20))
+                    .put("reason", "pace refills")));
     get(s.approve(ALICE, missing.id()));
     get(s.execute(ALICE, missing.id(), null));
     await().atMost(Duration.ofSeconds(60)).until(() -> state(missing.id()).equals("failed"));
-    assertEquals("skipped: Deployment agent-sandbox-system/nope does not exist",
+    assertEquals(
+        "skipped: Deployment agent-sandbox-system/nope does not exist",
         get(new RemediationStore(pool).plan(missing.id())).result());
 
-    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
-        .withName("agent-sandbox-system").endMetadata().build()).create();
-    client.apps().deployments().inNamespace("agent-sandbox-system").resource(
-        new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder().withNewMetadata().withName("agent-sandbox-controller")
-            .endMetadata().withNewSpec().withNewTemplate().withNewSpec().addNewContainer().withName("manager")
-            .withImage("registry.k8s.io/agent-sandbox/controller:v0.5.0")
-            .withArgs("--extensions", "--sandbox-warm-pool-max-refill-rate=5").endContainer().endSpec().endTemplate()
-            .endSpec().build()).create();
-    PlanRow p = get(s.create(ALICE, new JsonObject().put("action", "SetRefillPacing")
-        .put("subject", "agent-sandbox-system/agent-sandbox-controller")
-        .put("params", new JsonObject().put("maxRefillRate", 20)).put("reason", "refill p95 too slow for the peak")));
-    assertEquals("containers[0].args: replace --sandbox-warm-pool-max-refill-rate with "
-        + "--sandbox-warm-pool-max-refill-rate=20", p.dryRun().getJsonArray("steps").getJsonObject(0).getString("patch"));
+    client
+        .namespaces()
+        .resource(
+            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName("agent-sandbox-system")
+                .endMetadata()
+                .build())
+        .create();
+    client
+        .apps()
+        .deployments()
+        .inNamespace("agent-sandbox-system")
+        .resource(
+            new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder()
+                .withNewMetadata()
+                .withName("agent-sandbox-controller")
+                .endMetadata()
+                .withNewSpec()
+                .withNewTemplate()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("manager")
+                .withImage("registry.k8s.io/agent-sandbox/controller:v0.5.0")
+                .withArgs("--extensions", "--sandbox-warm-pool-max-refill-rate=5")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build())
+        .create();
+    PlanRow p =
+        get(
+            s.create(
+                ALICE,
+                new JsonObject()
+                    .put("action", "SetRefillPacing")
+                    .put("subject", "agent-sandbox-system/agent-sandbox-controller")
+                    .put("params", new JsonObject().put("maxRefillRate", 20))
+                    .put("reason", "refill p95 too slow for the peak")));
+    assertEquals(
+        "containers[0].args: replace --sandbox-warm-pool-max-refill-rate with "
+            + "--sandbox-warm-pool-max-refill-rate=20",
+        p.dryRun().getJsonArray("steps").getJsonObject(0).getString("patch"));
     get(s.approve(ALICE, p.id()));
     get(s.execute(ALICE, p.id(), null));
     await().atMost(Duration.ofSeconds(60)).until(() -> state(p.id()).equals("succeeded"));
-    assertEquals(List.of("--extensions", "--sandbox-warm-pool-max-refill-rate=20"), client.apps().deployments()
-        .inNamespace("agent-sandbox-system").withName("agent-sandbox-controller").get().getSpec().getTemplate().getSpec()
-        .getContainers().get(0).getArgs());
+    assertEquals(
+        List.of("--extensions", "--sandbox-warm-pool-max-refill-rate=20"),
+        client
+            .apps()
+            .deployments()
+            .inNamespace("agent-sandbox-system")
+            .withName("agent-sandbox-controller")
+            .get()
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(0)
+            .getArgs());
   }
 
   static void claim(String name, Map<String, Object> ready, Map<String, Object> lifecycle) {
-    io.fabric8.kubernetes.api.model.GenericKubernetesResource c = Resources.newObject(Kind.SANDBOX_CLAIM, "team-c");
+    io.fabric8.kubernetes.api.model.GenericKubernetesResource c =
+        Resources.newObject(Kind.SANDBOX_CLAIM, "team-c");
     c.getMetadata().setName(name);
-    Map<String, Object> spec = new java.util.HashMap<>(Map.of("warmPoolRef", Map.of("name", "pool-py")));
+    Map<String, Object> spec =
+        new java.util.HashMap<>(Map.of("warmPoolRef", Map.of("name", "pool-py")));
     if (lifecycle != null) {
       spec.put("lifecycle", lifecycle);
     }
@@ -252,38 +390,75 @@ class RemediationServiceTest {
         Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace("team-c").resource(c).create();
     // status is a subresource: written separately, as the controller does
     created.setAdditionalProperty("status", Map.of("conditions", List.of(ready)));
-    Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace("team-c").resource(created).updateStatus();
+    Resources.ops(client, Kind.SANDBOX_CLAIM)
+        .inNamespace("team-c")
+        .resource(created)
+        .updateStatus();
   }
 
   static boolean exists(String claim) {
-    return Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace("team-c").withName(claim).get() != null;
+    return Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace("team-c").withName(claim).get()
+        != null;
   }
 
   @Test
   void expiredClaimsAreDeletedOnlyAfterApprovalAndOnlyWhileStillExpired() throws Exception {
-    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
-        .withName("team-c").endMetadata().build()).create();
-    Map<String, Object> expired = Map.of("type", "Ready", "status", "False", "reason", "ClaimExpired",
-        "lastTransitionTime", "2026-11-29T04:00:00Z");
+    client
+        .namespaces()
+        .resource(
+            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName("team-c")
+                .endMetadata()
+                .build())
+        .create();
+    Map<String, Object> expired =
+        Map.of(
+            "type",
+            "Ready",
+            "status",
+            "False",
+            "reason",
+            "ClaimExpired",
+            "lastTransitionTime",
+            "2026-11-29T04:00:00Z");
     claim("claim-701", expired, Map.of("shutdownPolicy", "Retain"));
     claim("claim-702", expired, Map.of("shutdownPolicy", "Retain"));
     // listed by an older finding, but Ready again by the time the plan runs: must survive
-    claim("claim-900", Map.of("type", "Ready", "status", "True", "reason", "DependenciesReady"), null);
-    org.sandboxslo.engine.finding.Finding f = new org.sandboxslo.engine.finding.Finding(
-        org.sandboxslo.engine.finding.FindingKind.EXPIRED_CLAIMS_ACCUMULATING, "Namespace team-c",
-        org.sandboxslo.engine.finding.Severity.TICKET, Instant.parse("2026-11-29T04:00:00Z"),
-        Instant.parse("2026-11-29T09:00:00Z"), "expired claims pile up", List.of(),
-        List.of("SandboxClaim team-c/claim-701", "SandboxClaim team-c/claim-702", "SandboxClaim team-c/claim-900"),
-        List.of());
+    claim(
+        "claim-900",
+        Map.of("type", "Ready", "status", "True", "reason", "DependenciesReady"),
+        null);
+    org.sandboxslo.engine.finding.Finding f =
+        new org.sandboxslo.engine.finding.Finding(
+            org.sandboxslo.engine.finding.FindingKind.EXPIRED_CLAIMS_ACCUMULATING,
+            "Namespace team-c",
+            org.sandboxslo.engine.finding.Severity.TICKET,
+            Instant.parse("2026-11-29T04:00:00Z"),
+            Instant.parse("2026-11-29T09:00:00Z"),
+            "expired claims pile up",
+            List.of(),
+            List.of(
+                "SandboxClaim team-c/claim-701",
+                "SandboxClaim team-c/claim-702",
+                "SandboxClaim team-c/claim-900"),
+            List.of());
     findings = List.of(new FindingState(f, f.firstSeen(), null));
     RemediationService s = startService();
-    PlanRow p = get(s.create(ALICE, new JsonObject().put("action", "DeleteExpiredClaims").put("subject", "team-c")
-        .put("reason", "C09: 6 > 5 retained expired claims")));
+    PlanRow p =
+        get(
+            s.create(
+                ALICE,
+                new JsonObject()
+                    .put("action", "DeleteExpiredClaims")
+                    .put("subject", "team-c")
+                    .put("reason", "C09: 6 > 5 retained expired claims")));
     assertEquals(false, p.dryRun().getBoolean("automatic"));
     assertEquals(3, p.dryRun().getJsonArray("steps").size());
     assertTrue(exists("claim-701"), "planning deleted something");
     ApiException noRole = assertThrowsAsync(s.approve(BOB, p.id()));
-    assertEquals("user bob lacks role approver for namespace team-c, which approving DeleteExpiredClaims requires",
+    assertEquals(
+        "user bob lacks role approver for namespace team-c, which approving DeleteExpiredClaims requires",
         noRole.toJson().getString("reason"));
     get(s.approve(new Caller("carol", java.util.Set.of("approver:team-c")), p.id()));
     get(s.execute(ALICE, p.id(), null));
@@ -291,9 +466,16 @@ class RemediationServiceTest {
     List<AuditEntry> rows = get(new RemediationStore(pool).audit(p.id(), null, null));
     assertTrue(!exists("claim-701") && !exists("claim-702"), rows.toString());
     assertTrue(exists("claim-900"));
-    assertEquals("skipped: SandboxClaim team-c/claim-900 is neither expired nor finished without lifecycle",
-        rows.stream().filter(r -> r.what().equals("step.after") && "SandboxClaim team-c/claim-900".equals(r.object()))
-            .findFirst().orElseThrow().result());
+    assertEquals(
+        "skipped: SandboxClaim team-c/claim-900 is neither expired nor finished without lifecycle",
+        rows.stream()
+            .filter(
+                r ->
+                    r.what().equals("step.after")
+                        && "SandboxClaim team-c/claim-900".equals(r.object()))
+            .findFirst()
+            .orElseThrow()
+            .result());
     assertEquals(3, count(rows, "step.before", "intent"));
     findings = List.of();
   }
@@ -301,15 +483,28 @@ class RemediationServiceTest {
   @Test
   void theAuditTableIsAppendOnly() throws Exception {
     RemediationStore store = new RemediationStore(pool);
-    long seq = get(store.append(new AuditEntry(0, Instant.now(), "alice", "plan.create", null, null, null, "t", "ok")));
+    long seq =
+        get(
+            store.append(
+                new AuditEntry(
+                    0, Instant.now(), "alice", "plan.create", null, null, null, "t", "ok")));
     assertTrue(seq > 0);
-    ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-        () -> get(pool.query("update remediation_audit set result = 'forged'").execute()));
-    assertTrue(e.getCause().getMessage().contains("remediation_audit is append-only"), e.getCause().getMessage());
-    org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-        () -> get(pool.query("delete from remediation_audit").execute()));
-    assertEquals("ok", get(store.audit(null, "alice", null)).stream().filter(r -> r.seq() == seq).findFirst()
-        .orElseThrow().result());
+    ExecutionException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ExecutionException.class,
+            () -> get(pool.query("update remediation_audit set result = 'forged'").execute()));
+    assertTrue(
+        e.getCause().getMessage().contains("remediation_audit is append-only"),
+        e.getCause().getMessage());
+    org.junit.jupiter.api.Assertions.assertThrows(
+        ExecutionException.class, () -> get(pool.query("delete from remediation_audit").execute()));
+    assertEquals(
+        "ok",
+        get(store.audit(null, "alice", null)).stream()
+            .filter(r -> r.seq() == seq)
+            .findFirst()
+            .orElseThrow()
+            .result());
   }
 
   static ApiException assertThrowsAsync(Future<?> f) throws Exception {

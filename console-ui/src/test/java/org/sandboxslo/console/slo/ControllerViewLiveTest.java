@@ -22,23 +22,41 @@ class ControllerViewLiveTest {
     Vertx vertx = Vertx.vertx();
     try (ControllerMetrics m = new ControllerMetrics(Clock.systemUTC())) {
       String url = m.serve("127.0.0.1", 0);
-      SloSettings s = SloSettings.fromMap(Map.of("sloconsole.controller-view.url", url,
-          "sloconsole.controller-view.interval", "200ms", "sloconsole.controller-view.window", "5m",
-          "sloconsole.controller-view.tolerance", "0.1"));
+      SloSettings s =
+          SloSettings.fromMap(
+              Map.of(
+                  "sloconsole.controller-view.url",
+                  url,
+                  "sloconsole.controller-view.interval",
+                  "200ms",
+                  "sloconsole.controller-view.window",
+                  "5m",
+                  "sloconsole.controller-view.tolerance",
+                  "0.1"));
       ControllerViewService view = new ControllerViewService(vertx, s, Clock.systemUTC());
       try {
         await().atMost(Duration.ofSeconds(60)).until(() -> view.scrapes().size() >= 2);
-        Method created = ControllerMetrics.class.getDeclaredMethod("claimCreated", String.class, String.class, String.class,
-            String.class, boolean.class, String.class);
+        Method created =
+            ControllerMetrics.class.getDeclaredMethod(
+                "claimCreated",
+                String.class,
+                String.class,
+                String.class,
+                String.class,
+                boolean.class,
+                String.class);
         created.setAccessible(true);
         for (int i = 0; i < 3; i++) {
           created.invoke(m, "team-a", "tpl-py", "warm", "pool-py", true, "python-client");
         }
         created.invoke(m, "team-a", "tpl-py", "cold", "pool-py", false, "python-client");
-        await().atMost(Duration.ofSeconds(60)).until(() -> {
-          ControllerViewService.View v = view.view("team-a", "tpl-py");
-          return v != null && v.warmHitRatio() != null && v.warm() + v.cold() == 4;
-        });
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(
+                () -> {
+                  ControllerViewService.View v = view.view("team-a", "tpl-py");
+                  return v != null && v.warmHitRatio() != null && v.warm() + v.cold() == 4;
+                });
         ControllerViewService.View v = view.view("team-a", "tpl-py");
         assertEquals(0.75, v.warmHitRatio(), 1e-12);
         assertFalse(v.partial(), v.toString());
@@ -61,7 +79,11 @@ class ControllerViewLiveTest {
   }
 
   private static JsonObject item(double consoleWarmHit) {
-    return new JsonObject().put("namespace", "team-a").put("name", "tpl-py")
-        .put("windows", new JsonObject().put("5m", new JsonObject().put("warmHitRatio", consoleWarmHit)));
+    return new JsonObject()
+        .put("namespace", "team-a")
+        .put("name", "tpl-py")
+        .put(
+            "windows",
+            new JsonObject().put("5m", new JsonObject().put("warmHitRatio", consoleWarmHit)));
   }
 }

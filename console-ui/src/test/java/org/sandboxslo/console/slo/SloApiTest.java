@@ -29,15 +29,21 @@ class SloApiTest {
       "objective must be > 0 and < 100; 100 leaves no error budget and an infinite burn rate";
 
   static JsonObject input(String name) throws Exception {
-    return new JsonObject(Files.readString(Path.of(System.getProperty("shared.dir"), "cases", "inputs", name)));
+    return new JsonObject(
+        Files.readString(Path.of(System.getProperty("shared.dir"), "cases", "inputs", name)));
   }
 
   @Test
-  void c12ObjectiveHundredIs400WithTheExactBodyAndNinetyFiveIs201(@TempDir Path tmp) throws Exception {
+  void c12ObjectiveHundredIs400WithTheExactBodyAndNinetyFiveIs201(@TempDir Path tmp)
+      throws Exception {
     try (SloHarness h = new SloHarness(tmp.resolve("pg"), Map.of())) {
       HttpResponse<Buffer> bad = h.post("/api/v1/slos", input("C12-slo-objective-100.json"));
       assertEquals(400, bad.statusCode());
-      assertEquals(new JsonObject().put("error", "bad request").put("field", "objective").put("reason", OBJECTIVE_REASON),
+      assertEquals(
+          new JsonObject()
+              .put("error", "bad request")
+              .put("field", "objective")
+              .put("reason", OBJECTIVE_REASON),
           bad.bodyAsJsonObject());
 
       HttpResponse<Buffer> ok = h.post("/api/v1/slos", input("C12-slo-objective-95.json"));
@@ -47,7 +53,9 @@ class SloApiTest {
       assertEquals(95.0, slo.getDouble("objective"));
       assertEquals("user", slo.getString("origin"));
       assertEquals("30d", slo.getString("period"));
-      assertEquals(new JsonObject().put("namespace", "team-a").put("sandboxTemplate", "tpl-py"), slo.getJsonObject("selector"));
+      assertEquals(
+          new JsonObject().put("namespace", "team-a").put("sandboxTemplate", "tpl-py"),
+          slo.getJsonObject("selector"));
       assertEquals("no data", slo.getString("status"));
       assertNull(slo.getValue("sliNow"));
       assertNull(slo.getValue("budgetRemaining"));
@@ -69,13 +77,32 @@ class SloApiTest {
   }
 
   @Test
-  void defaultsPerTemplateAreOverridableByAUserSloOfTheSameName(@TempDir Path tmp) throws Exception {
+  void defaultsPerTemplateAreOverridableByAUserSloOfTheSameName(@TempDir Path tmp)
+      throws Exception {
     try (SloHarness h = new SloHarness(tmp.resolve("pg"), Map.of("sloconsole.slo.period", "1h"))) {
-      h.loop.sink().accept(new FleetEvent.Upserted(new TemplateView(new ObjectRef("team-a", "tpl-py"), "uid-t", "1", 1,
-          "digest", null, null, List.of("img:1")), null, Instant.now()));
+      h.loop
+          .sink()
+          .accept(
+              new FleetEvent.Upserted(
+                  new TemplateView(
+                      new ObjectRef("team-a", "tpl-py"),
+                      "uid-t",
+                      "1",
+                      1,
+                      "digest",
+                      null,
+                      null,
+                      List.of("img:1")),
+                  null,
+                  Instant.now()));
       await().atMost(Duration.ofSeconds(20)).until(() -> names(h).size() == 4);
-      assertEquals(List.of("claim-ready-team-a-tpl-py", "pool-ready-team-a-tpl-py", "resume-success-team-a-tpl-py",
-          "warm-hit-team-a-tpl-py"), names(h));
+      assertEquals(
+          List.of(
+              "claim-ready-team-a-tpl-py",
+              "pool-ready-team-a-tpl-py",
+              "resume-success-team-a-tpl-py",
+              "warm-hit-team-a-tpl-py"),
+          names(h));
       JsonObject warm = h.get("/api/v1/slos/warm-hit-team-a-tpl-py").bodyAsJsonObject();
       assertEquals("default", warm.getString("origin"));
       assertEquals(95.0, warm.getDouble("objective"));
@@ -83,12 +110,26 @@ class SloApiTest {
       assertEquals(true, warm.getBoolean("eligibleOnly"));
       JsonObject ready = h.get("/api/v1/slos/claim-ready-team-a-tpl-py").bodyAsJsonObject();
       assertEquals("1s", ready.getString("latencyThreshold"));
-      assertEquals(0.2, h.get("/api/v1/slos/pool-ready-team-a-tpl-py").bodyAsJsonObject().getDouble("readyFloor"));
-      assertEquals(99.5, h.get("/api/v1/slos/resume-success-team-a-tpl-py").bodyAsJsonObject().getDouble("objective"));
+      assertEquals(
+          0.2,
+          h.get("/api/v1/slos/pool-ready-team-a-tpl-py")
+              .bodyAsJsonObject()
+              .getDouble("readyFloor"));
+      assertEquals(
+          99.5,
+          h.get("/api/v1/slos/resume-success-team-a-tpl-py")
+              .bodyAsJsonObject()
+              .getDouble("objective"));
       assertEquals(409, h.delete("/api/v1/slos/warm-hit-team-a-tpl-py").statusCode());
 
-      JsonObject user = new JsonObject().put("name", "warm-hit-team-a-tpl-py").put("sli", "warm_hit_ratio").put("objective", 90)
-          .put("selector", new JsonObject().put("namespace", "team-a").put("sandboxTemplate", "tpl-py"));
+      JsonObject user =
+          new JsonObject()
+              .put("name", "warm-hit-team-a-tpl-py")
+              .put("sli", "warm_hit_ratio")
+              .put("objective", 90)
+              .put(
+                  "selector",
+                  new JsonObject().put("namespace", "team-a").put("sandboxTemplate", "tpl-py"));
       assertEquals(201, h.post("/api/v1/slos", user).statusCode());
       JsonObject over = h.get("/api/v1/slos/warm-hit-team-a-tpl-py").bodyAsJsonObject();
       assertEquals("user", over.getString("origin"));
@@ -102,25 +143,37 @@ class SloApiTest {
   }
 
   @Test
-  void budgetHistoryAndExclusionsSurviveARestartAndAnExclusionRefundsTheBudget(@TempDir Path tmp) throws Exception {
+  void budgetHistoryAndExclusionsSurviveARestartAndAnExclusionRefundsTheBudget(@TempDir Path tmp)
+      throws Exception {
     Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
-    JsonObject def = new JsonObject().put("name", "w").put("sli", "warm_hit_ratio").put("objective", 95).put("window", "1d");
-    try (SloHarness h = new SloHarness(tmp.resolve("pg"), Map.of("sloconsole.slo.defaults", "false"))) {
+    JsonObject def =
+        new JsonObject()
+            .put("name", "w")
+            .put("sli", "warm_hit_ratio")
+            .put("objective", 95)
+            .put("window", "1d");
+    try (SloHarness h =
+        new SloHarness(tmp.resolve("pg"), Map.of("sloconsole.slo.defaults", "false"))) {
       assertEquals(201, h.post("/api/v1/slos", def).statusCode());
       // 80 good + 20 bad two hours ago (a maintenance window), 100 good half an hour ago
-      h.loop.call(e -> {
-        e.ledger("w").record(now.minus(Duration.ofHours(2)), 80, 100);
-        e.ledger("w").record(now.minus(Duration.ofMinutes(30)), 100, 100);
-        return null;
-      });
+      h.loop.call(
+          e -> {
+            e.ledger("w").record(now.minus(Duration.ofHours(2)), 80, 100);
+            e.ledger("w").record(now.minus(Duration.ofMinutes(30)), 100, 100);
+            return null;
+          });
       JsonObject before = h.get("/api/v1/slos/w").bodyAsJsonObject();
       assertEquals(180, before.getLong("good"));
       assertEquals(200, before.getLong("valid"));
       assertEquals(2.0, before.getDouble("budgetConsumed"), 1e-9); // 20 bad / (200 × 0.05)
       assertEquals("exhausted", before.getString("status"));
 
-      JsonObject x = new JsonObject().put("from", now.minus(Duration.ofHours(3)).toString())
-          .put("to", now.minus(Duration.ofHours(1)).toString()).put("reason", "node pool upgrade").put("author", "alice");
+      JsonObject x =
+          new JsonObject()
+              .put("from", now.minus(Duration.ofHours(3)).toString())
+              .put("to", now.minus(Duration.ofHours(1)).toString())
+              .put("reason", "node pool upgrade")
+              .put("author", "alice");
       HttpResponse<Buffer> created = h.post("/api/v1/slos/w/exclusions", x);
       assertEquals(201, created.statusCode(), created.bodyAsString());
       assertEquals("alice", created.bodyAsJsonObject().getString("author"));
@@ -130,16 +183,25 @@ class SloApiTest {
       assertEquals(0.0, after.getDouble("budgetConsumed"), 1e-9);
       assertEquals(1.0, after.getDouble("budgetRemaining"), 1e-9);
       assertEquals("ok", after.getString("status"));
-      assertEquals("node pool upgrade", after.getJsonArray("exclusions").getJsonObject(0).getString("reason"));
+      assertEquals(
+          "node pool upgrade",
+          after.getJsonArray("exclusions").getJsonObject(0).getString("reason"));
 
-      HttpResponse<Buffer> badX = h.post("/api/v1/slos/w/exclusions", new JsonObject().put("from", "yesterday")
-          .put("to", now.toString()).put("reason", "x").put("author", "bob"));
+      HttpResponse<Buffer> badX =
+          h.post(
+              "/api/v1/slos/w/exclusions",
+              new JsonObject()
+                  .put("from", "yesterday")
+                  .put("to", now.toString())
+                  .put("reason", "x")
+                  .put("author", "bob"));
       assertEquals(400, badX.statusCode());
       assertEquals("from", badX.bodyAsJsonObject().getString("field"));
 
       assertTrue(SloHarness.get(h.service().persist()) > 0);
     }
-    try (SloHarness h = new SloHarness(tmp.resolve("pg"), Map.of("sloconsole.slo.defaults", "false"))) {
+    try (SloHarness h =
+        new SloHarness(tmp.resolve("pg"), Map.of("sloconsole.slo.defaults", "false"))) {
       JsonObject again = h.get("/api/v1/slos/w").bodyAsJsonObject();
       assertEquals("user", again.getString("origin"));
       assertEquals(100, again.getLong("good"));
@@ -148,13 +210,15 @@ class SloApiTest {
       assertEquals("alice", again.getJsonArray("exclusions").getJsonObject(0).getString("author"));
       // without the exclusion the restored history would count the bad bucket again
       assertEquals(1, (int) h.loop.call(e -> e.ledger("w").exclusions().size()));
-      long validNoExclusions = h.loop.call(e -> {
-        long v = 0;
-        for (var b : e.ledger("w").buckets(null)) {
-          v += b.resolution().equals("coarse") ? b.valid() : 0;
-        }
-        return v;
-      });
+      long validNoExclusions =
+          h.loop.call(
+              e -> {
+                long v = 0;
+                for (var b : e.ledger("w").buckets(null)) {
+                  v += b.resolution().equals("coarse") ? b.valid() : 0;
+                }
+                return v;
+              });
       assertEquals(200, validNoExclusions);
     }
   }

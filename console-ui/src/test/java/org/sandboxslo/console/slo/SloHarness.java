@@ -30,17 +30,25 @@ final class SloHarness implements AutoCloseable {
   final WebClient web;
 
   SloHarness(Path dataDir, Map<String, String> extra) throws Exception {
-    Map<String, String> m = new HashMap<>(Map.of(
-        "sloconsole.http.port", "0",
-        "sloconsole.management.port", "0",
-        "sloconsole.db.data-dir", dataDir.toString(),
-        "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString(),
-        "sloconsole.slo.refresh-interval", "200ms"));
+    Map<String, String> m =
+        new HashMap<>(
+            Map.of(
+                "sloconsole.http.port", "0",
+                "sloconsole.management.port", "0",
+                "sloconsole.db.data-dir", dataDir.toString(),
+                "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString(),
+                "sloconsole.slo.refresh-interval", "200ms"));
     m.putAll(extra);
     ConsoleConfig config = ConsoleConfig.fromMap(m);
-    loop = new EngineLoop(new FleetEngine(EngineConfig.fromMap(Map.of())), Clock.systemUTC(), Duration.ofMillis(100), Map::of);
+    loop =
+        new EngineLoop(
+            new FleetEngine(EngineConfig.fromMap(Map.of())),
+            Clock.systemUTC(),
+            Duration.ofMillis(100),
+            Map::of);
     storage = get(ConsoleStorage.open(vertx, config));
-    server = get(ConsoleServer.start(vertx, config, loop, storage.store(), new PrometheusRegistry()));
+    server =
+        get(ConsoleServer.start(vertx, config, loop, storage.store(), new PrometheusRegistry()));
     slo = SloWiring.start(vertx, m, loop, storage, config, null);
     web = WebClient.create(vertx);
   }
@@ -54,8 +62,10 @@ final class SloHarness implements AutoCloseable {
   }
 
   HttpResponse<Buffer> post(String path, JsonObject body) throws Exception {
-    return get(web.post(server.httpPort(), "127.0.0.1", path).putHeader("Content-Type", "application/json")
-        .sendBuffer(Buffer.buffer(body.encode())));
+    return get(
+        web.post(server.httpPort(), "127.0.0.1", path)
+            .putHeader("Content-Type", "application/json")
+            .sendBuffer(Buffer.buffer(body.encode())));
   }
 
   HttpResponse<Buffer> delete(String path) throws Exception {

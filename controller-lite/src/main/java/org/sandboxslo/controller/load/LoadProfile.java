@@ -36,15 +36,14 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Creates SandboxClaims at the rates of a {@link LoadProfileConfig} and records the ground truth
- * of every claim that becomes Ready: one JSON line per claim ({@link GroundTruth}), written the
- * moment the claim's {@code agents.x-k8s.io/claim-first-ready-at} annotation is seen (so claims
- * later deleted by their lifecycle are still recorded), exactly once per claim uid.
+ * Creates SandboxClaims at the rates of a {@link LoadProfileConfig} and records the ground truth of
+ * every claim that becomes Ready: one JSON line per claim ({@link GroundTruth}), written the moment
+ * the claim's {@code agents.x-k8s.io/claim-first-ready-at} annotation is seen (so claims later
+ * deleted by their lifecycle are still recorded), exactly once per claim uid.
  *
- * <p>Claims are named {@code lp-<run>-<seq>} and labelled {@code
- * sloconsole.io/load-profile=<run>}; the generator watches only its own claims. Arrivals within a
- * phase are evenly spaced. Errors from creates are counted, logged once each and never stop the
- * run.
+ * <p>Claims are named {@code lp-<run>-<seq>} and labelled {@code sloconsole.io/load-profile=<run>};
+ * the generator watches only its own claims. Arrivals within a phase are evenly spaced. Errors from
+ * creates are counted, logged once each and never stop the run.
  */
 public final class LoadProfile implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LoadProfile.class);
@@ -58,10 +57,13 @@ public final class LoadProfile implements AutoCloseable {
   private final Path groundTruthFile;
   private final String run;
   private final Random random;
+
   /** claim uid → created claim (pending until recorded or gone). */
   private final Map<String, Created> created = new ConcurrentHashMap<>();
+
   /** claim name → created claim, filled before the create is sent. */
   private final Map<String, Created> byName = new ConcurrentHashMap<>();
+
   private final Set<String> recorded = ConcurrentHashMap.newKeySet();
   private final Set<String> goneUnready = ConcurrentHashMap.newKeySet();
   private final Map<ObjectRef, String> poolTemplates = new HashMap<>();
@@ -75,7 +77,8 @@ public final class LoadProfile implements AutoCloseable {
   private SharedIndexInformer<GenericKubernetesResource> informer;
   private volatile boolean closed;
 
-  private record Created(String namespace, String name, String pool, String createdAt, boolean env) {}
+  private record Created(
+      String namespace, String name, String pool, String createdAt, boolean env) {}
 
   /**
    * Counts of one run.
@@ -135,9 +138,14 @@ public final class LoadProfile implements AutoCloseable {
     for (ObjectRef p : pools) {
       try {
         GenericKubernetesResource pool =
-            Resources.ops(client, Kind.SANDBOX_WARM_POOL).inNamespace(p.namespace()).withName(p.name()).get();
+            Resources.ops(client, Kind.SANDBOX_WARM_POOL)
+                .inNamespace(p.namespace())
+                .withName(p.name())
+                .get();
         if (pool != null) {
-          poolTemplates.put(p, Resources.string(Resources.map(Resources.spec(pool), "sandboxTemplateRef"), "name"));
+          poolTemplates.put(
+              p,
+              Resources.string(Resources.map(Resources.spec(pool), "sandboxTemplateRef"), "name"));
         }
       } catch (KubernetesClientException e) {
         LOG.warn("load profile: cannot read pool {}: {}", p, e.getMessage());
@@ -155,7 +163,8 @@ public final class LoadProfile implements AutoCloseable {
                   }
 
                   @Override
-                  public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
+                  public void onUpdate(
+                      GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
                     seen(newObj);
                   }
 
@@ -172,7 +181,11 @@ public final class LoadProfile implements AutoCloseable {
     generator = new Thread(this::generate, "load-profile-generator");
     generator.setDaemon(true);
     generator.start();
-    LOG.info("load profile run {} started: {} phase(s), {} total", run, config.phases().size(), config.totalDuration());
+    LOG.info(
+        "load profile run {} started: {} phase(s), {} total",
+        run,
+        config.phases().size(),
+        config.totalDuration());
   }
 
   private void generate() {
@@ -222,11 +235,20 @@ public final class LoadProfile implements AutoCloseable {
     String createdAt = Resources.rfc3339Nano(now);
     GenericKubernetesResource c = Resources.newObject(Kind.SANDBOX_CLAIM, pool.namespace());
     c.getMetadata().setName(name);
-    c.getMetadata().setLabels(new LinkedHashMap<>(Map.of(Labels.CREATED_BY, config.createdBy(), RUN_LABEL, run)));
-    c.getMetadata().setAnnotations(new LinkedHashMap<>(Map.of(Labels.CLIENT_FIRST_REQUESTED_AT, createdAt)));
+    c.getMetadata()
+        .setLabels(
+            new LinkedHashMap<>(Map.of(Labels.CREATED_BY, config.createdBy(), RUN_LABEL, run)));
+    c.getMetadata()
+        .setAnnotations(new LinkedHashMap<>(Map.of(Labels.CLIENT_FIRST_REQUESTED_AT, createdAt)));
     Map<String, Object> spec = new LinkedHashMap<>();
     spec.put("warmPoolRef", Map.of("name", pool.name()));
-    spec.put("lifecycle", Map.of("shutdownPolicy", "Delete", "shutdownTime", Resources.rfc3339(now.plus(config.hold()).plusSeconds(1))));
+    spec.put(
+        "lifecycle",
+        Map.of(
+            "shutdownPolicy",
+            "Delete",
+            "shutdownTime",
+            Resources.rfc3339(now.plus(config.hold()).plusSeconds(1))));
     if (env) {
       spec.put("env", List.of(Map.of("name", "TASK_ID", "value", name)));
     }
@@ -235,13 +257,17 @@ public final class LoadProfile implements AutoCloseable {
     byName.put(pool.namespace() + "/" + name, entry);
     try {
       GenericKubernetesResource r =
-          Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace(pool.namespace()).resource(c).create();
+          Resources.ops(client, Kind.SANDBOX_CLAIM)
+              .inNamespace(pool.namespace())
+              .resource(c)
+              .create();
       created.put(r.getMetadata().getUid(), entry);
       seen(r);
     } catch (KubernetesClientException e) {
       byName.remove(pool.namespace() + "/" + name);
       createErrors.incrementAndGet();
-      LOG.warn("load profile: create of claim {}/{} failed: {}", pool.namespace(), name, e.getMessage());
+      LOG.warn(
+          "load profile: create of claim {}/{} failed: {}", pool.namespace(), name, e.getMessage());
     }
   }
 
@@ -302,7 +328,8 @@ public final class LoadProfile implements AutoCloseable {
       }
     }
     if (launch == null) {
-      // Sandbox already gone: a cold Sandbox is named exactly like its claim, an adopted one is not.
+      // Sandbox already gone: a cold Sandbox is named exactly like its claim, an adopted one is
+      // not.
       launch = name.equals(sbName) ? Labels.LAUNCH_COLD : Labels.LAUNCH_WARM;
     }
     if (template == null && pool != null) {
@@ -310,12 +337,25 @@ public final class LoadProfile implements AutoCloseable {
     }
     Instant fo = Resources.parseTime(firstObserved);
     Instant ra = Resources.parseTime(readyAt);
-    double latencyMs = fo == null || ra == null ? Double.NaN : Duration.between(fo, ra).toNanos() / 1e6;
+    double latencyMs =
+        fo == null || ra == null ? Double.NaN : Duration.between(fo, ra).toNanos() / 1e6;
     GroundTruth gt =
         new GroundTruth(
-            ns, name, uid, pool, template,
-            c == null ? Resources.rfc3339Nano(Resources.creationTime(claim) == null ? Instant.EPOCH : Resources.creationTime(claim)) : c.createdAt(),
-            firstObserved, readyAt, launch, latencyMs,
+            ns,
+            name,
+            uid,
+            pool,
+            template,
+            c == null
+                ? Resources.rfc3339Nano(
+                    Resources.creationTime(claim) == null
+                        ? Instant.EPOCH
+                        : Resources.creationTime(claim))
+                : c.createdAt(),
+            firstObserved,
+            readyAt,
+            launch,
+            latencyMs,
             c != null ? c.env() : !Resources.list(Resources.spec(claim), "env").isEmpty());
     if (Labels.LAUNCH_WARM.equals(launch)) {
       warm.incrementAndGet();
@@ -327,7 +367,8 @@ public final class LoadProfile implements AutoCloseable {
       out.newLine();
       out.flush();
     } catch (IOException e) {
-      LOG.warn("load profile: cannot write ground truth for claim {}/{}: {}", ns, name, e.getMessage());
+      LOG.warn(
+          "load profile: cannot write ground truth for claim {}/{}: {}", ns, name, e.getMessage());
     }
   }
 
@@ -371,7 +412,11 @@ public final class LoadProfile implements AutoCloseable {
   private void sweep() {
     try {
       for (GenericKubernetesResource c :
-          Resources.ops(client, Kind.SANDBOX_CLAIM).inAnyNamespace().withLabel(RUN_LABEL, run).list().getItems()) {
+          Resources.ops(client, Kind.SANDBOX_CLAIM)
+              .inAnyNamespace()
+              .withLabel(RUN_LABEL, run)
+              .list()
+              .getItems()) {
         seen(c);
       }
     } catch (KubernetesClientException e) {
@@ -389,7 +434,8 @@ public final class LoadProfile implements AutoCloseable {
 
   /** Counts so far. */
   public Summary summary() {
-    return new Summary(created.size(), createErrors.get(), warm.get() + cold.get(), warm.get(), cold.get());
+    return new Summary(
+        created.size(), createErrors.get(), warm.get() + cold.get(), warm.get(), cold.get());
   }
 
   /** The run id (value of {@link #RUN_LABEL} on the claims). */

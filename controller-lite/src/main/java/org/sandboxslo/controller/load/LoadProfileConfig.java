@@ -18,8 +18,8 @@ import org.sandboxslo.engine.model.ObjectRef;
  * @param phases phases run one after the other; at least one
  * @param targets pools for claims without env, with weights &gt; 0; at least one
  * @param envPool pool for claims with env
- * @param hold each claim sets {@code spec.lifecycle {shutdownPolicy: Delete, shutdownTime:
- *     created + hold}} so claims end and pools churn; &gt; 0
+ * @param hold each claim sets {@code spec.lifecycle {shutdownPolicy: Delete, shutdownTime: created
+ *     + hold}} so claims end and pools churn; &gt; 0
  * @param createdBy value of the claims' {@code agents.x-k8s.io/created-by} label; non-empty
  * @param seed seed for pool choice and env choice
  */
@@ -65,7 +65,8 @@ public record LoadProfileConfig(
       }
       Objects.requireNonNull(duration, "duration");
       if (duration.isZero() || duration.isNegative()) {
-        throw new IllegalArgumentException("phase " + name + ": duration must be > 0, got " + duration);
+        throw new IllegalArgumentException(
+            "phase " + name + ": duration must be > 0, got " + duration);
       }
       if (!(claimsPerSecond >= 0) || Double.isInfinite(claimsPerSecond)) {
         throw new IllegalArgumentException(
@@ -88,7 +89,8 @@ public record LoadProfileConfig(
     public Target {
       Objects.requireNonNull(pool, "pool");
       if (!(weight > 0) || Double.isInfinite(weight)) {
-        throw new IllegalArgumentException("target " + pool + ": weight must be > 0, got " + weight);
+        throw new IllegalArgumentException(
+            "target " + pool + ": weight must be > 0, got " + weight);
       }
     }
   }

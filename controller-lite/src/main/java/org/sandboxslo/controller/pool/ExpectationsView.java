@@ -16,7 +16,10 @@ public record ExpectationsView(int pendingCreates, int pendingDeletes, Instant s
   public ExpectationsView {
     if (pendingCreates < 0 || pendingDeletes < 0) {
       throw new IllegalArgumentException(
-          "pending counts must be >= 0, got creates=" + pendingCreates + " deletes=" + pendingDeletes);
+          "pending counts must be >= 0, got creates="
+              + pendingCreates
+              + " deletes="
+              + pendingDeletes);
     }
     if ((pendingCreates > 0 || pendingDeletes > 0) && since == null) {
       throw new IllegalArgumentException("pending expectations need a 'since' time");

@@ -79,7 +79,8 @@ public record PoolDecision(
       return new PoolPlan(0, deletes, statusChange, expectationsRequeue, null);
     }
     if (in.templateDigest() == null) {
-      return new PoolPlan(0, List.of(), statusChange, TEMPLATE_MISSING_REQUEUE, "template not found");
+      return new PoolPlan(
+          0, List.of(), statusChange, TEMPLATE_MISSING_REQUEUE, "template not found");
     }
     if (!in.expectations().satisfied(in.now(), expectationsTimeout)) {
       Duration untilExpiry =

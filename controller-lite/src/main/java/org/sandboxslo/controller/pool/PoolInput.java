@@ -41,7 +41,8 @@ public record PoolInput(
     Objects.requireNonNull(expectations, "expectations");
     Objects.requireNonNull(now, "now");
     if (replicas < 0) {
-      throw new IllegalArgumentException("pool " + pool + ": spec.replicas must be >= 0, got " + replicas);
+      throw new IllegalArgumentException(
+          "pool " + pool + ": spec.replicas must be >= 0, got " + replicas);
     }
     members = List.copyOf(members);
   }

@@ -8,7 +8,8 @@ package org.sandboxslo.controller.pool;
  * @param selector {@code agents.x-k8s.io/warm-pool-sandbox=<NameHash(pool)>}
  * @param observedGeneration the pool's {@code metadata.generation}
  */
-public record PoolStatus(int replicas, int readyReplicas, String selector, long observedGeneration) {
+public record PoolStatus(
+    int replicas, int readyReplicas, String selector, long observedGeneration) {
   public PoolStatus {
     if (replicas < 0 || readyReplicas < 0) {
       throw new IllegalArgumentException(

@@ -40,31 +40,59 @@ class LoadProfileTest {
     try (EmbeddedApiServer api = EmbeddedApiServer.start(0)) {
       KubernetesClient client = api.client();
       DemoManifests.apply(client);
-      Map<String, String> fast = Map.of(
-          ControllerLiteConfig.COLD_START_P50, "50ms", ControllerLiteConfig.COLD_START_P95, "100ms",
-          ControllerLiteConfig.WARM_ADOPTION_P50, "10ms", ControllerLiteConfig.WARM_ADOPTION_P95, "30ms");
-      // Independent witnesses: which claims were seen Ready, and which launch type each claim's Sandbox carried.
+      Map<String, String> fast =
+          Map.of(
+              ControllerLiteConfig.COLD_START_P50,
+              "50ms",
+              ControllerLiteConfig.COLD_START_P95,
+              "100ms",
+              ControllerLiteConfig.WARM_ADOPTION_P50,
+              "10ms",
+              ControllerLiteConfig.WARM_ADOPTION_P95,
+              "30ms");
+      // Independent witnesses: which claims were seen Ready, and which launch type each claim's
+      // Sandbox carried.
       Set<String> seenReady = ConcurrentHashMap.newKeySet();
       Map<String, String> launchByClaimUid = new ConcurrentHashMap<>();
       SharedIndexInformer<GenericKubernetesResource> claims =
-          Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace("demo").inform(handler(c -> {
-            if (Resources.isTrue(c, "Ready")) {
-              seenReady.add(c.getMetadata().getUid());
-            }
-          }), 0);
+          Resources.ops(client, Kind.SANDBOX_CLAIM)
+              .inNamespace("demo")
+              .inform(
+                  handler(
+                      c -> {
+                        if (Resources.isTrue(c, "Ready")) {
+                          seenReady.add(c.getMetadata().getUid());
+                        }
+                      }),
+                  0);
       SharedIndexInformer<GenericKubernetesResource> sandboxes =
-          Resources.ops(client, Kind.SANDBOX).inNamespace("demo").inform(handler(s -> {
-            String uid = Resources.label(s, Labels.CLAIM_UID);
-            if (uid != null) {
-              launchByClaimUid.put(uid, Resources.label(s, Labels.LAUNCH_TYPE));
-            }
-          }), 0);
+          Resources.ops(client, Kind.SANDBOX)
+              .inNamespace("demo")
+              .inform(
+                  handler(
+                      s -> {
+                        String uid = Resources.label(s, Labels.CLAIM_UID);
+                        if (uid != null) {
+                          launchByClaimUid.put(uid, Resources.label(s, Labels.LAUNCH_TYPE));
+                        }
+                      }),
+                  0);
       try (ControllerLite ctl = new ControllerLite(client, ControllerLiteConfig.fromMap(fast))) {
         ctl.start();
-        await().atMost(Duration.ofSeconds(60)).until(() ->
-            Integer.valueOf(8).equals(Resources.status(Resources.ops(client, Kind.SANDBOX_WARM_POOL)
-                .inNamespace("demo").withName("python-runtime-pool").get()).get("readyReplicas")));
-        LoadProfileConfig cfg = LoadProfileConfig.constant(Duration.ofSeconds(10), 3, 0.2, Duration.ofSeconds(4), 7);
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(
+                () ->
+                    Integer.valueOf(8)
+                        .equals(
+                            Resources.status(
+                                    Resources.ops(client, Kind.SANDBOX_WARM_POOL)
+                                        .inNamespace("demo")
+                                        .withName("python-runtime-pool")
+                                        .get())
+                                .get("readyReplicas")));
+        LoadProfileConfig cfg =
+            LoadProfileConfig.constant(Duration.ofSeconds(10), 3, 0.2, Duration.ofSeconds(4), 7);
         LoadProfile.Summary summary;
         try (LoadProfile lp = new LoadProfile(client, cfg, file)) {
           lp.start();
@@ -88,7 +116,10 @@ class LoadProfileTest {
           assertTrue(n.get("claim").asString().startsWith("lp-"));
           Instant observed = Instant.parse(n.get("firstObservedAt").asString());
           Instant ready = Instant.parse(n.get("readyAt").asString());
-          assertEquals(Duration.between(observed, ready).toNanos() / 1e6, n.get("latencyMs").asDouble(), 1e-6);
+          assertEquals(
+              Duration.between(observed, ready).toNanos() / 1e6,
+              n.get("latencyMs").asDouble(),
+              1e-6);
           assertTrue(n.get("latencyMs").asDouble() >= 0);
           assertNotNull(n.get("createdAt").asString());
           String launch = n.get("launchType").asString();

@@ -30,14 +30,26 @@ class PoolDecisionTest {
   }
 
   static PoolInput input(int replicas, List<Member> members, ExpectationsView exp, Instant now) {
-    return new PoolInput(POOL, 1, replicas, "d1", UpdateStrategy.ON_REPLENISH, members, 0, exp,
-        Double.POSITIVE_INFINITY, 0, null, now);
+    return new PoolInput(
+        POOL,
+        1,
+        replicas,
+        "d1",
+        UpdateStrategy.ON_REPLENISH,
+        members,
+        0,
+        exp,
+        Double.POSITIVE_INFINITY,
+        0,
+        null,
+        now);
   }
 
   @Test
   void emptyPoolCreatesUpToReplicasCappedByBatchSize() {
     assertEquals(10, DECISION.decide(input(10, List.of(), ExpectationsView.NONE, T0)).creates());
-    PoolDecision small = new PoolDecision(4, Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofSeconds(30));
+    PoolDecision small =
+        new PoolDecision(4, Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofSeconds(30));
     assertEquals(4, small.decide(input(10, List.of(), ExpectationsView.NONE, T0)).creates());
   }
 
@@ -54,15 +66,19 @@ class PoolDecisionTest {
     PoolPlan gated = DECISION.decide(input(5, ready(2), exp.view(), T0.plusSeconds(1)));
     assertEquals(0, gated.creates());
     assertEquals(Duration.ofSeconds(30), gated.requeueAfter());
-    assertEquals("Skipping sandbox creation: waiting for in-flight creates/deletes to be observed", gated.blocked());
+    assertEquals(
+        "Skipping sandbox creation: waiting for in-flight creates/deletes to be observed",
+        gated.blocked());
 
     // close to expiry the requeue is the time left, not the fallback
-    PoolPlan nearExpiry = DECISION.decide(input(5, ready(2), exp.view(), T0.plus(Duration.ofSeconds(290))));
+    PoolPlan nearExpiry =
+        DECISION.decide(input(5, ready(2), exp.view(), T0.plus(Duration.ofSeconds(290))));
     assertEquals(0, nearExpiry.creates());
     assertEquals(Duration.ofSeconds(10), nearExpiry.requeueAfter());
 
     // after 5 minutes the expectations expire and creates resume
-    PoolPlan expired = DECISION.decide(input(5, ready(2), exp.view(), T0.plus(Duration.ofMinutes(5))));
+    PoolPlan expired =
+        DECISION.decide(input(5, ready(2), exp.view(), T0.plus(Duration.ofMinutes(5))));
     assertEquals(3, expired.creates());
 
     // or: once everything is observed, creates resume at once
@@ -88,19 +104,22 @@ class PoolDecisionTest {
 
   @Test
   void excessDeletesPreferNotReadyThenNewest() {
-    List<Member> ms = List.of(
-        member(1, true, T0.minusSeconds(30), "d1"),
-        member(2, true, T0.minusSeconds(10), "d1"),
-        member(3, false, T0.minusSeconds(50), "d1"),
-        member(4, true, T0.minusSeconds(20), "d1"));
+    List<Member> ms =
+        List.of(
+            member(1, true, T0.minusSeconds(30), "d1"),
+            member(2, true, T0.minusSeconds(10), "d1"),
+            member(3, false, T0.minusSeconds(50), "d1"),
+            member(4, true, T0.minusSeconds(20), "d1"));
     PoolPlan plan = DECISION.decide(input(2, ms, ExpectationsView.NONE, T0));
-    assertEquals(List.of("pool-3", "pool-2"), plan.deletes().stream().map(d -> d.member().name()).toList());
+    assertEquals(
+        List.of("pool-3", "pool-2"), plan.deletes().stream().map(d -> d.member().name()).toList());
     assertEquals(PoolPlan.DeleteReason.EXCESS, plan.deletes().get(0).reason());
   }
 
   @Test
   void notReadyPastGraceIsReplacedAndPassDoesNotCreate() {
-    List<Member> ms = List.of(member(1, false, T0.minus(Duration.ofMinutes(6)), "d1"), member(2, true, T0, "d1"));
+    List<Member> ms =
+        List.of(member(1, false, T0.minus(Duration.ofMinutes(6)), "d1"), member(2, true, T0, "d1"));
     PoolPlan plan = DECISION.decide(input(3, ms, ExpectationsView.NONE, T0));
     assertEquals(1, plan.deletes().size());
     assertEquals(PoolPlan.DeleteReason.NOT_READY_PAST_GRACE, plan.deletes().get(0).reason());
@@ -109,26 +128,77 @@ class PoolDecisionTest {
 
   @Test
   void recreateDeletesAllUnclaimedStaleMembersOnReplenishKeepsThem() {
-    List<Member> ms = new ArrayList<>(List.of(
-        member(1, true, T0, "old"), member(2, true, T0, "old"), member(3, true, T0, "d1")));
+    List<Member> ms =
+        new ArrayList<>(
+            List.of(
+                member(1, true, T0, "old"), member(2, true, T0, "old"), member(3, true, T0, "d1")));
     ms.add(new Member("pool-9", "uid-9", T0, true, false, "old", true)); // being adopted
-    PoolInput recreate = new PoolInput(POOL, 1, 4, "d1", UpdateStrategy.RECREATE, ms, 0,
-        ExpectationsView.NONE, Double.POSITIVE_INFINITY, 0, null, T0);
-    assertEquals(List.of("pool-1", "pool-2"),
+    PoolInput recreate =
+        new PoolInput(
+            POOL,
+            1,
+            4,
+            "d1",
+            UpdateStrategy.RECREATE,
+            ms,
+            0,
+            ExpectationsView.NONE,
+            Double.POSITIVE_INFINITY,
+            0,
+            null,
+            T0);
+    assertEquals(
+        List.of("pool-1", "pool-2"),
         DECISION.decide(recreate).deletes().stream().map(d -> d.member().name()).toList());
-    PoolInput onReplenish = new PoolInput(POOL, 1, 4, "d1", UpdateStrategy.ON_REPLENISH, ms, 0,
-        ExpectationsView.NONE, Double.POSITIVE_INFINITY, 0, null, T0);
+    PoolInput onReplenish =
+        new PoolInput(
+            POOL,
+            1,
+            4,
+            "d1",
+            UpdateStrategy.ON_REPLENISH,
+            ms,
+            0,
+            ExpectationsView.NONE,
+            Double.POSITIVE_INFINITY,
+            0,
+            null,
+            T0);
     assertEquals(List.of(), DECISION.decide(onReplenish).deletes());
   }
 
   @Test
   void refillRateLimitsCreatesAndRequeuesForTheNextToken() {
-    PoolInput in = new PoolInput(POOL, 1, 10, "d1", UpdateStrategy.ON_REPLENISH, List.of(), 0,
-        ExpectationsView.NONE, 2.5, 2.0, null, T0);
+    PoolInput in =
+        new PoolInput(
+            POOL,
+            1,
+            10,
+            "d1",
+            UpdateStrategy.ON_REPLENISH,
+            List.of(),
+            0,
+            ExpectationsView.NONE,
+            2.5,
+            2.0,
+            null,
+            T0);
     PoolPlan plan = DECISION.decide(in);
     assertEquals(2, plan.creates());
-    PoolInput none = new PoolInput(POOL, 1, 10, "d1", UpdateStrategy.ON_REPLENISH, List.of(), 0,
-        ExpectationsView.NONE, 0.5, 2.0, null, T0);
+    PoolInput none =
+        new PoolInput(
+            POOL,
+            1,
+            10,
+            "d1",
+            UpdateStrategy.ON_REPLENISH,
+            List.of(),
+            0,
+            ExpectationsView.NONE,
+            0.5,
+            2.0,
+            null,
+            T0);
     PoolPlan waiting = DECISION.decide(none);
     assertEquals(0, waiting.creates());
     assertEquals(Duration.ofMillis(250), waiting.requeueAfter());
@@ -139,13 +209,38 @@ class PoolDecisionTest {
     PoolPlan plan = DECISION.decide(input(2, ready(2), ExpectationsView.NONE, T0));
     PoolStatus st = new PoolStatus(2, 2, PoolDecision.selector("pool"), 1);
     assertEquals(st, plan.status());
-    PoolInput same = new PoolInput(POOL, 1, 2, "d1", UpdateStrategy.ON_REPLENISH, ready(2), 0,
-        ExpectationsView.NONE, Double.POSITIVE_INFINITY, 0, st, T0);
+    PoolInput same =
+        new PoolInput(
+            POOL,
+            1,
+            2,
+            "d1",
+            UpdateStrategy.ON_REPLENISH,
+            ready(2),
+            0,
+            ExpectationsView.NONE,
+            Double.POSITIVE_INFINITY,
+            0,
+            st,
+            T0);
     assertNull(DECISION.decide(same).status());
-    PoolInput noTemplate = new PoolInput(POOL, 1, 2, null, UpdateStrategy.ON_REPLENISH, List.of(), 0,
-        ExpectationsView.NONE, Double.POSITIVE_INFINITY, 0, null, T0);
+    PoolInput noTemplate =
+        new PoolInput(
+            POOL,
+            1,
+            2,
+            null,
+            UpdateStrategy.ON_REPLENISH,
+            List.of(),
+            0,
+            ExpectationsView.NONE,
+            Double.POSITIVE_INFINITY,
+            0,
+            null,
+            T0);
     assertEquals(0, DECISION.decide(noTemplate).creates());
-    assertEquals("agents.x-k8s.io/warm-pool-sandbox=" + org.sandboxslo.engine.upstream.NameHash.of("pool"),
+    assertEquals(
+        "agents.x-k8s.io/warm-pool-sandbox=" + org.sandboxslo.engine.upstream.NameHash.of("pool"),
         PoolDecision.selector("pool"));
   }
 

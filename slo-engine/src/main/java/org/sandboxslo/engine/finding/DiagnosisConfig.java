@@ -7,8 +7,8 @@ import java.util.Objects;
 /**
  * Thresholds of the diagnoses.
  *
- * @param staleWarnAfter stale members for this long after a template change raise the ticket
- *     (alert {@code WarmPoolStaleMembers}); default 15m (C03)
+ * @param staleWarnAfter stale members for this long after a template change raise the ticket (alert
+ *     {@code WarmPoolStaleMembers}); default 15m (C03)
  * @param rolloutMaxUnavailableFraction paced Recreate deletes at most max(1, floor(f × replicas))
  *     members at a time; default 0.34 (C03)
  * @param expiredRetainedWarnCount more retained expired claims than this per namespace is a
@@ -17,10 +17,10 @@ import java.util.Objects;
  *     never-expiring; default 24h (C09)
  * @param refillStallAfter a pool below replicas that created no member for this long is stalled;
  *     default 60s
- * @param allowedRuntimeClasses runtimeClassName values accepted as isolation; default gvisor,
- *     kata, kata-qemu, kata-clh, kata-fc
- * @param controllerVersion the agent-sandbox controller version when known (e.g. v0.4.2), else null;
- *     versions before v0.5.0 copy reserved pod-template labels to Pods (#894)
+ * @param allowedRuntimeClasses runtimeClassName values accepted as isolation; default gvisor, kata,
+ *     kata-qemu, kata-clh, kata-fc
+ * @param controllerVersion the agent-sandbox controller version when known (e.g. v0.4.2), else
+ *     null; versions before v0.5.0 copy reserved pod-template labels to Pods (#894)
  */
 public record DiagnosisConfig(
     Duration staleWarnAfter,
@@ -36,41 +36,79 @@ public record DiagnosisConfig(
     Objects.requireNonNull(refillStallAfter, "refillStallAfter");
     if (!(rolloutMaxUnavailableFraction > 0 && rolloutMaxUnavailableFraction <= 1)) {
       throw new IllegalArgumentException(
-          "rollout max unavailable fraction must be in (0, 1], got " + rolloutMaxUnavailableFraction);
+          "rollout max unavailable fraction must be in (0, 1], got "
+              + rolloutMaxUnavailableFraction);
     }
     if (expiredRetainedWarnCount < 0) {
-      throw new IllegalArgumentException("expired retained warn count must be >= 0, got " + expiredRetainedWarnCount);
+      throw new IllegalArgumentException(
+          "expired retained warn count must be >= 0, got " + expiredRetainedWarnCount);
     }
     allowedRuntimeClasses = List.copyOf(allowedRuntimeClasses);
   }
 
   public static DiagnosisConfig defaults() {
-    return new DiagnosisConfig(Duration.ofMinutes(15), 0.34, 5, Duration.ofHours(24), Duration.ofSeconds(60),
-        List.of("gvisor", "kata", "kata-qemu", "kata-clh", "kata-fc"), null);
+    return new DiagnosisConfig(
+        Duration.ofMinutes(15),
+        0.34,
+        5,
+        Duration.ofHours(24),
+        Duration.ofSeconds(60),
+        List.of("gvisor", "kata", "kata-qemu", "kata-clh", "kata-fc"),
+        null);
   }
 
   public DiagnosisConfig withStaleWarnAfter(Duration d) {
-    return new DiagnosisConfig(d, rolloutMaxUnavailableFraction, expiredRetainedWarnCount,
-        finishedWithoutLifecycleWarnAfter, refillStallAfter, allowedRuntimeClasses, controllerVersion);
+    return new DiagnosisConfig(
+        d,
+        rolloutMaxUnavailableFraction,
+        expiredRetainedWarnCount,
+        finishedWithoutLifecycleWarnAfter,
+        refillStallAfter,
+        allowedRuntimeClasses,
+        controllerVersion);
   }
 
   public DiagnosisConfig withRolloutMaxUnavailableFraction(double f) {
-    return new DiagnosisConfig(staleWarnAfter, f, expiredRetainedWarnCount, finishedWithoutLifecycleWarnAfter,
-        refillStallAfter, allowedRuntimeClasses, controllerVersion);
+    return new DiagnosisConfig(
+        staleWarnAfter,
+        f,
+        expiredRetainedWarnCount,
+        finishedWithoutLifecycleWarnAfter,
+        refillStallAfter,
+        allowedRuntimeClasses,
+        controllerVersion);
   }
 
   public DiagnosisConfig withExpiredRetainedWarnCount(int n) {
-    return new DiagnosisConfig(staleWarnAfter, rolloutMaxUnavailableFraction, n, finishedWithoutLifecycleWarnAfter,
-        refillStallAfter, allowedRuntimeClasses, controllerVersion);
+    return new DiagnosisConfig(
+        staleWarnAfter,
+        rolloutMaxUnavailableFraction,
+        n,
+        finishedWithoutLifecycleWarnAfter,
+        refillStallAfter,
+        allowedRuntimeClasses,
+        controllerVersion);
   }
 
   public DiagnosisConfig withFinishedWithoutLifecycleWarnAfter(Duration d) {
-    return new DiagnosisConfig(staleWarnAfter, rolloutMaxUnavailableFraction, expiredRetainedWarnCount, d,
-        refillStallAfter, allowedRuntimeClasses, controllerVersion);
+    return new DiagnosisConfig(
+        staleWarnAfter,
+        rolloutMaxUnavailableFraction,
+        expiredRetainedWarnCount,
+        d,
+        refillStallAfter,
+        allowedRuntimeClasses,
+        controllerVersion);
   }
 
   public DiagnosisConfig withControllerVersion(String v) {
-    return new DiagnosisConfig(staleWarnAfter, rolloutMaxUnavailableFraction, expiredRetainedWarnCount,
-        finishedWithoutLifecycleWarnAfter, refillStallAfter, allowedRuntimeClasses, v);
+    return new DiagnosisConfig(
+        staleWarnAfter,
+        rolloutMaxUnavailableFraction,
+        expiredRetainedWarnCount,
+        finishedWithoutLifecycleWarnAfter,
+        refillStallAfter,
+        allowedRuntimeClasses,
+        v);
   }
 }

@@ -7,7 +7,8 @@ import java.time.Instant;
  *
  * @param status {@code True}, {@code False} or {@code Unknown}
  * @param reason the condition reason; may be null
- * @param lastTransitionTime server time of the last status flip (1 s resolution upstream); may be null
+ * @param lastTransitionTime server time of the last status flip (1 s resolution upstream); may be
+ *     null
  */
 public record ConditionView(String status, String reason, Instant lastTransitionTime) {
   public boolean isTrue() {

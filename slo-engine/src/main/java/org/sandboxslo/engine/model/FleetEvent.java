@@ -11,8 +11,8 @@ public sealed interface FleetEvent {
   Instant receivedAt();
 
   /**
-   * An object was added or modified (or re-listed). Idempotent: the engine ignores a view whose
-   * UID and resourceVersion it has already applied.
+   * An object was added or modified (or re-listed). Idempotent: the engine ignores a view whose UID
+   * and resourceVersion it has already applied.
    *
    * @param view the compact object
    * @param serverTime the newest server timestamp the object carries (creation, condition

@@ -1,6 +1,8 @@
 package org.sandboxslo.engine.model;
 
-/** The four agent-sandbox kinds the console tracks, with their API group and plural (all v1beta1). */
+/**
+ * The four agent-sandbox kinds the console tracks, with their API group and plural (all v1beta1).
+ */
 public enum Kind {
   SANDBOX("agents.x-k8s.io", "Sandbox", "sandboxes"),
   SANDBOX_TEMPLATE("extensions.agents.x-k8s.io", "SandboxTemplate", "sandboxtemplates"),

@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param launchType label {@code agents.x-k8s.io/launch-type}: {@code warm}, {@code cold} or null
  * @param createdBy label {@code agents.x-k8s.io/created-by}, or null
  * @param templateName annotation {@code agents.x-k8s.io/sandbox-template-ref}, or null
- * @param warmPoolHash label {@code agents.x-k8s.io/warm-pool-sandbox} (NameHash of the pool), or null
+ * @param warmPoolHash label {@code agents.x-k8s.io/warm-pool-sandbox} (NameHash of the pool), or
+ *     null
  * @param claimUid label {@code agents.x-k8s.io/claim-uid}, or null
  * @param blueprintDigest semantic digest of spec (pod spec after secure defaults, volume claim
  *     templates, service)
@@ -27,8 +28,9 @@ import java.util.Objects;
  * @param templateHashLabel label {@code agents.x-k8s.io/sandbox-template-hash} (upstream's
  *     blueprint hash, a staleness hint only), or null
  * @param images container images of spec.podTemplate.spec, for evidence
- * @param blueprint canonical blueprint ({@link org.sandboxslo.engine.upstream.Blueprints#canonical}),
- *     shared between members with the same digest; may be null when not kept
+ * @param blueprint canonical blueprint ({@link
+ *     org.sandboxslo.engine.upstream.Blueprints#canonical}), shared between members with the same
+ *     digest; may be null when not kept
  * @param reservedKeys reserved {@code agents.x-k8s.io/*} keys on metadata and pod template
  *     metadata; empty when none
  */
@@ -74,9 +76,28 @@ public record SandboxView(
       ConditionView podScheduled,
       Instant shutdownTime,
       boolean deleting) {
-    this(ref, uid, resourceVersion, createdAt, owner, launchType, createdBy, templateName, warmPoolHash,
-        claimUid, blueprintDigest, operatingMode, ready, suspended, podScheduled, shutdownTime, deleting,
-        null, java.util.List.of(), null, java.util.List.of());
+    this(
+        ref,
+        uid,
+        resourceVersion,
+        createdAt,
+        owner,
+        launchType,
+        createdBy,
+        templateName,
+        warmPoolHash,
+        claimUid,
+        blueprintDigest,
+        operatingMode,
+        ready,
+        suspended,
+        podScheduled,
+        shutdownTime,
+        deleting,
+        null,
+        java.util.List.of(),
+        null,
+        java.util.List.of());
   }
 
   public SandboxView {

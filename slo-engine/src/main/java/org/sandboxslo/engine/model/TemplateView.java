@@ -39,8 +39,16 @@ public record TemplateView(
       String envVarsInjectionPolicy,
       String volumeClaimTemplatesPolicy,
       List<String> images) {
-    this(ref, uid, resourceVersion, generation, blueprintDigest, envVarsInjectionPolicy,
-        volumeClaimTemplatesPolicy, images, null);
+    this(
+        ref,
+        uid,
+        resourceVersion,
+        generation,
+        blueprintDigest,
+        envVarsInjectionPolicy,
+        volumeClaimTemplatesPolicy,
+        images,
+        null);
   }
 
   public TemplateView {

@@ -3,8 +3,7 @@ package org.sandboxslo.engine.remediation;
 import java.util.List;
 
 /**
- * What a paced Recreate does next, decided from the live pool state: delete a batch, wait, or
- * stop.
+ * What a paced Recreate does next, decided from the live pool state: delete a batch, wait, or stop.
  */
 public sealed interface PacedStep {
   /**
@@ -22,8 +21,8 @@ public sealed interface PacedStep {
   }
 
   /**
-   * Not now: the replacements of the previous batch are not Ready yet, or deleting would take
-   * the pool below its floor.
+   * Not now: the replacements of the previous batch are not Ready yet, or deleting would take the
+   * pool below its floor.
    *
    * @param reason one sentence with the numbers
    */
@@ -32,8 +31,8 @@ public sealed interface PacedStep {
   /**
    * Finished: no planned member is left to delete and the pool is back at or above its floor.
    *
-   * @param skipped planned members not deleted because they were claimed, gone, or no longer
-   *     stale when their turn came
+   * @param skipped planned members not deleted because they were claimed, gone, or no longer stale
+   *     when their turn came
    */
   record Done(List<String> skipped) implements PacedStep {
     public Done {

@@ -5,19 +5,23 @@ import java.util.Objects;
 import org.sandboxslo.engine.model.ObjectRef;
 
 /**
- * A {@code SandboxWarmPool} and its Sandboxes at one instant, the input of the planner and of
- * each paced step. Built from the engine's view (planning) or from the Kubernetes API (right
- * before each step).
+ * A {@code SandboxWarmPool} and its Sandboxes at one instant, the input of the planner and of each
+ * paced step. Built from the engine's view (planning) or from the Kubernetes API (right before each
+ * step).
  *
  * @param pool namespace/name of the pool
  * @param templateName spec.sandboxTemplateRef.name
  * @param replicas spec.replicas, ≥ 0
  * @param updateStrategy spec.updateStrategy.type ({@code OnReplenish} or {@code Recreate})
- * @param members the pool's members (controller ownerReference → the pool, not deleting) and
- *     the Sandboxes adopted from it by claims ({@link PoolMember#claim()} set); sorted by name
+ * @param members the pool's members (controller ownerReference → the pool, not deleting) and the
+ *     Sandboxes adopted from it by claims ({@link PoolMember#claim()} set); sorted by name
  */
 public record PoolState(
-    ObjectRef pool, String templateName, int replicas, String updateStrategy, List<PoolMember> members) {
+    ObjectRef pool,
+    String templateName,
+    int replicas,
+    String updateStrategy,
+    List<PoolMember> members) {
   public PoolState {
     Objects.requireNonNull(pool, "pool");
     if (replicas < 0) {

@@ -6,9 +6,9 @@ import org.sandboxslo.engine.model.ObjectRef;
 
 /**
  * A paced Recreate of a pool's stale members: which members are deleted in which batch, and the
- * predicted effect on the pool's SLIs. Upstream {@code Recreate} deletes every stale member in
- * one pass (agent-sandbox#426); this plan deletes at most {@code maxUnavailable} at a time and
- * waits for the replacements.
+ * predicted effect on the pool's SLIs. Upstream {@code Recreate} deletes every stale member in one
+ * pass (agent-sandbox#426); this plan deletes at most {@code maxUnavailable} at a time and waits
+ * for the replacements.
  *
  * @param pool namespace/name of the pool
  * @param replicas spec.replicas when planned
@@ -42,7 +42,8 @@ public record RecreatePlan(
     batches = batches.stream().map(List::copyOf).toList();
     for (List<String> b : batches) {
       if (b.isEmpty() || b.size() > maxUnavailable) {
-        throw new IllegalArgumentException("batch size must be 1.." + maxUnavailable + ", got " + b.size());
+        throw new IllegalArgumentException(
+            "batch size must be 1.." + maxUnavailable + ", got " + b.size());
       }
     }
     untouched = List.copyOf(untouched);

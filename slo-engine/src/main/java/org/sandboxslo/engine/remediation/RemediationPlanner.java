@@ -6,8 +6,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Pure planning of pool remediations. No I/O: the caller passes the pool state (from the engine
- * or from the Kubernetes API) and executes the result.
+ * Pure planning of pool remediations. No I/O: the caller passes the pool state (from the engine or
+ * from the Kubernetes API) and executes the result.
  */
 public final class RemediationPlanner {
   private RemediationPlanner() {}
@@ -19,7 +19,8 @@ public final class RemediationPlanner {
    */
   public static int maxUnavailable(double fraction, int replicas) {
     if (!(fraction > 0 && fraction <= 1)) {
-      throw new IllegalArgumentException("max unavailable fraction must be in (0, 1], got " + fraction);
+      throw new IllegalArgumentException(
+          "max unavailable fraction must be in (0, 1], got " + fraction);
     }
     if (replicas < 0) {
       throw new IllegalArgumentException("replicas must be >= 0, got " + replicas);
@@ -28,8 +29,8 @@ public final class RemediationPlanner {
   }
 
   /**
-   * Plans a paced Recreate: the stale members owned by the pool, in name order, cut into batches
-   * of maxUnavailable; claimed Sandboxes are listed as untouched and never planned.
+   * Plans a paced Recreate: the stale members owned by the pool, in name order, cut into batches of
+   * maxUnavailable; claimed Sandboxes are listed as untouched and never planned.
    *
    * @param state the pool now
    * @param maxUnavailableFraction fraction of replicas that may be unavailable at once, (0, 1]
@@ -42,24 +43,32 @@ public final class RemediationPlanner {
     for (int i = 0; i < stale.size(); i += maxUnavailable) {
       batches.add(stale.subList(i, Math.min(stale.size(), i + maxUnavailable)));
     }
-    List<String> untouched = state.members().stream()
-        .filter(m -> !m.unclaimed())
-        .map(m -> m.name() + " (claim " + m.claim() + ")")
-        .toList();
-    return new RecreatePlan(state.pool(), state.replicas(), maxUnavailable,
-        Math.max(0, state.replicas() - maxUnavailable), batches, untouched, stale.size(),
-        state.readyUnclaimed(), state.readyCurrentTemplate());
+    List<String> untouched =
+        state.members().stream()
+            .filter(m -> !m.unclaimed())
+            .map(m -> m.name() + " (claim " + m.claim() + ")")
+            .toList();
+    return new RecreatePlan(
+        state.pool(),
+        state.replicas(),
+        maxUnavailable,
+        Math.max(0, state.replicas() - maxUnavailable),
+        batches,
+        untouched,
+        stale.size(),
+        state.readyUnclaimed(),
+        state.readyCurrentTemplate());
   }
 
   /**
    * Decides the next step of a paced Recreate from the live state.
    *
-   * <p>Left to delete = planned members still owned by the pool, still stale and not yet deleted
-   * by this execution. When none is left: {@link PacedStep.Done} once at least floorReady (or all
+   * <p>Left to delete = planned members still owned by the pool, still stale and not yet deleted by
+   * this execution. When none is left: {@link PacedStep.Done} once at least floorReady (or all
    * replicas, if fewer) members are Ready, else wait. Otherwise the next batch is up to
    * maxUnavailable of them in plan order, and it is deleted only if the Ready pool-owned members
-   * minus the Ready ones in the batch stay at or above floorReady; otherwise wait for
-   * replacements. Claimed members are never returned.
+   * minus the Ready ones in the batch stay at or above floorReady; otherwise wait for replacements.
+   * Claimed members are never returned.
    *
    * @param live the pool now (from the Kubernetes API)
    * @param plan the approved plan
@@ -87,15 +96,28 @@ public final class RemediationPlanner {
       if (ready >= floor) {
         return new PacedStep.Done(skipped);
       }
-      return new PacedStep.Wait("waiting for replacements: " + ready + " of " + live.replicas()
-          + " members Ready, floor " + floor);
+      return new PacedStep.Wait(
+          "waiting for replacements: "
+              + ready
+              + " of "
+              + live.replicas()
+              + " members Ready, floor "
+              + floor);
     }
     List<String> batch = left.subList(0, Math.min(plan.maxUnavailable(), left.size()));
     int readyInBatch = (int) batch.stream().filter(n -> live.member(n).ready()).count();
     if (ready - readyInBatch < floor) {
-      return new PacedStep.Wait("waiting for replacements: " + ready + " of " + live.replicas()
-          + " members Ready; deleting " + batch.size() + " would leave " + (ready - readyInBatch)
-          + " < floor " + floor);
+      return new PacedStep.Wait(
+          "waiting for replacements: "
+              + ready
+              + " of "
+              + live.replicas()
+              + " members Ready; deleting "
+              + batch.size()
+              + " would leave "
+              + (ready - readyInBatch)
+              + " < floor "
+              + floor);
     }
     return new PacedStep.Delete(batch);
   }

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The controller-reported view of the SLIs, computed from scrapes of the agent-sandbox
- * controller's own {@code /metrics} (reference §d): warm-hit ratio from {@code
+ * The controller-reported view of the SLIs, computed from scrapes of the agent-sandbox controller's
+ * own {@code /metrics} (reference §d): warm-hit ratio from {@code
  * agent_sandbox_claim_creation_total}, claim-to-ready quantiles from a latency histogram in ms
  * (e.g. {@code agent_sandbox_claim_controller_startup_latency_ms}). Counter resets are handled by
  * {@link CounterIncrease}.
@@ -17,7 +17,8 @@ public final class ControllerView {
   private ControllerView() {}
 
   public static final String CLAIM_CREATION_TOTAL = "agent_sandbox_claim_creation_total";
-  public static final String CONTROLLER_STARTUP_LATENCY_MS = "agent_sandbox_claim_controller_startup_latency_ms";
+  public static final String CONTROLLER_STARTUP_LATENCY_MS =
+      "agent_sandbox_claim_controller_startup_latency_ms";
 
   /**
    * Warm-hit over a window.
@@ -28,17 +29,29 @@ public final class ControllerView {
    * @param partial some increments were never scraped (a restart inside the window)
    * @param restarts restarts seen (timeline annotations)
    */
-  public record WarmHit(double warm, double cold, Double ratio, boolean partial, List<CounterIncrease.Restart> restarts) {}
+  public record WarmHit(
+      double warm,
+      double cold,
+      Double ratio,
+      boolean partial,
+      List<CounterIncrease.Restart> restarts) {}
 
   /**
    * @param namespace label {@code namespace} to match, or null for any
    * @param template label {@code sandbox_template} to match, or null for any
    */
-  public static WarmHit warmHit(List<Scrape> scrapes, String namespace, String template, Instant from, Instant to) {
+  public static WarmHit warmHit(
+      List<Scrape> scrapes, String namespace, String template, Instant from, Instant to) {
     CounterIncrease.Result r = CounterIncrease.over(scrapes, CLAIM_CREATION_TOTAL, from, to);
     Map<String, Sample> series = CounterIncrease.seriesOf(scrapes, CLAIM_CREATION_TOTAL);
-    double warm = r.sum(series, s -> matches(s, namespace, template) && "warm".equals(s.labels().get("launch_type")));
-    double cold = r.sum(series, s -> matches(s, namespace, template) && "cold".equals(s.labels().get("launch_type")));
+    double warm =
+        r.sum(
+            series,
+            s -> matches(s, namespace, template) && "warm".equals(s.labels().get("launch_type")));
+    double cold =
+        r.sum(
+            series,
+            s -> matches(s, namespace, template) && "cold".equals(s.labels().get("launch_type")));
     double total = warm + cold;
     return new WarmHit(warm, cold, total == 0 ? null : warm / total, r.partial(), r.restarts());
   }
@@ -51,14 +64,21 @@ public final class ControllerView {
    * @return null when no observation fell in the window
    */
   public static HistogramQuantile.Estimate latencyQuantileMs(
-      List<Scrape> scrapes, String histogram, String template, String launchType, double q, Instant from, Instant to) {
+      List<Scrape> scrapes,
+      String histogram,
+      String template,
+      String launchType,
+      double q,
+      Instant from,
+      Instant to) {
     String bucketName = histogram + "_bucket";
     CounterIncrease.Result r = CounterIncrease.over(scrapes, bucketName, from, to);
     Map<String, Sample> series = CounterIncrease.seriesOf(scrapes, bucketName);
     TreeMap<Double, Double> byLe = new TreeMap<>();
     for (Map.Entry<String, Double> e : r.increase().entrySet()) {
       Sample s = series.get(e.getKey());
-      if (s == null || !matches(s, null, template)
+      if (s == null
+          || !matches(s, null, template)
           || (launchType != null && !launchType.equals(s.labels().get("launch_type")))) {
         continue;
       }

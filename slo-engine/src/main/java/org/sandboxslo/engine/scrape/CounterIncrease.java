@@ -36,7 +36,8 @@ public final class CounterIncrease {
    * @param restarts restarts seen, in time order
    * @param scrapes scrapes used
    */
-  public record Result(Map<String, Double> increase, boolean partial, List<Restart> restarts, int scrapes) {
+  public record Result(
+      Map<String, Double> increase, boolean partial, List<Restart> restarts, int scrapes) {
     public Result {
       increase = Map.copyOf(increase);
       restarts = List.copyOf(restarts);

@@ -38,7 +38,9 @@ public final class PromText {
 
   private static Sample parseLine(String line) {
     int pos = 0;
-    while (pos < line.length() && line.charAt(pos) != '{' && !Character.isWhitespace(line.charAt(pos))) {
+    while (pos < line.length()
+        && line.charAt(pos) != '{'
+        && !Character.isWhitespace(line.charAt(pos))) {
       pos++;
     }
     String name = line.substring(0, pos);

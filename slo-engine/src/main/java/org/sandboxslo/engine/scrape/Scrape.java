@@ -51,7 +51,8 @@ public record Scrape(Instant at, String target, List<Sample> samples) {
         try {
           out.add(new Scrape(at, target, PromText.parse(body.toString())));
         } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("scrape at line " + bodyStart + ": " + e.getMessage(), e);
+          throw new IllegalArgumentException(
+              "scrape at line " + bodyStart + ": " + e.getMessage(), e);
         }
         body.setLength(0);
       }
@@ -63,7 +64,8 @@ public record Scrape(Instant at, String target, List<Sample> samples) {
         try {
           at = Instant.parse(parts[0]);
         } catch (DateTimeParseException e) {
-          throw new IllegalArgumentException("line " + (i + 1) + ": bad scrape time '" + parts[0] + "'");
+          throw new IllegalArgumentException(
+              "line " + (i + 1) + ": bad scrape time '" + parts[0] + "'");
         }
         target = "unknown";
         for (int p = 1; p < parts.length; p++) {

@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * Quantiles of a latency distribution from an HdrHistogram sketch (2 significant digits, i.e. at
- * most 1 % relative error; values recorded in microseconds). Only built when {@code count > 0}:
- * an empty window is represented by a {@code null} summary, never by zeros.
+ * most 1 % relative error; values recorded in microseconds). Only built when {@code count > 0}: an
+ * empty window is represented by a {@code null} summary, never by zeros.
  *
  * @param count samples, ≥ 1
  * @param p50 median

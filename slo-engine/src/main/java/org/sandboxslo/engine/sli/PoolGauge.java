@@ -5,7 +5,8 @@ package org.sandboxslo.engine.sli;
  * namespace. Membership is by controller ownerReference only, never by labels.
  *
  * @param replicas Σ spec.replicas (desired members)
- * @param statusReplicas Σ status.replicas as the controller reports it; null when no pool has status
+ * @param statusReplicas Σ status.replicas as the controller reports it; null when no pool has
+ *     status
  * @param statusReadyReplicas Σ status.readyReplicas; null when no pool has status
  * @param readyFraction upstream's view, statusReadyReplicas / replicas; null when replicas is 0 or
  *     there is no status. Draining below 0.2.

@@ -14,7 +14,8 @@ public record SliKey(Scope scope, String namespace, String name) implements Comp
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(namespace, "namespace");
     if ((scope == Scope.NAMESPACE) != (name == null)) {
-      throw new IllegalArgumentException("name must be null exactly for NAMESPACE scope, got " + name);
+      throw new IllegalArgumentException(
+          "name must be null exactly for NAMESPACE scope, got " + name);
     }
   }
 

@@ -22,10 +22,13 @@ public final class SliSeries {
   static final int SIGNIFICANT_DIGITS = 2;
 
   private final long bucketNanos;
+
   /** Buckets older than this span behind the newest data are rolled up into coarse buckets. */
   private final long fineSpanNanos;
+
   /** Width of the rolled-up buckets (a multiple of the bucket width); equal to it when off. */
   private final long coarseNanos;
+
   private final TreeMap<Long, Bucket> buckets = new TreeMap<>();
   private long warmTotal;
   private long coldTotal;
@@ -117,7 +120,9 @@ public final class SliSeries {
   private Bucket bucket(Instant at) {
     long start = Math.floorDiv(nanos(at), bucketNanos) * bucketNanos;
     Map.Entry<Long, Bucket> coarse = buckets.floorEntry(start);
-    if (coarse != null && coarse.getValue().width > bucketNanos && start < coarse.getKey() + coarse.getValue().width) {
+    if (coarse != null
+        && coarse.getValue().width > bucketNanos
+        && start < coarse.getKey() + coarse.getValue().width) {
       return coarse.getValue(); // a late event for an already rolled-up period
     }
     return buckets.computeIfAbsent(start, i -> new Bucket(bucketNanos));
@@ -174,7 +179,8 @@ public final class SliSeries {
         coldLatencySumSeconds += secs;
       }
       int i = 0;
-      while (i < Totals.LATENCY_BUCKETS_SECONDS.size() && secs > Totals.LATENCY_BUCKETS_SECONDS.get(i)) {
+      while (i < Totals.LATENCY_BUCKETS_SECONDS.size()
+          && secs > Totals.LATENCY_BUCKETS_SECONDS.get(i)) {
         i++;
       }
       (warm ? warmLatencyBuckets : coldLatencyBuckets)[i]++;
@@ -240,7 +246,10 @@ public final class SliSeries {
   public void evictBefore(Instant oldest) {
     long start = Math.floorDiv(nanos(oldest), bucketNanos) * bucketNanos;
     // a coarse bucket is dropped once it has ended before {@code oldest}
-    buckets.headMap(start, false).entrySet().removeIf(e -> e.getKey() + e.getValue().width <= start);
+    buckets
+        .headMap(start, false)
+        .entrySet()
+        .removeIf(e -> e.getKey() + e.getValue().width <= start);
   }
 
   /**
@@ -261,9 +270,18 @@ public final class SliSeries {
   }
 
   public Totals totals() {
-    return new Totals(warmTotal, coldTotal, resumeSuccessTotal, resumeErrorTotal, resumeTimeoutTotal,
-        eligibleWarmTotal, eligibleColdTotal, boxed(warmLatencyBuckets), boxed(coldLatencyBuckets),
-        warmLatencySumSeconds, coldLatencySumSeconds);
+    return new Totals(
+        warmTotal,
+        coldTotal,
+        resumeSuccessTotal,
+        resumeErrorTotal,
+        resumeTimeoutTotal,
+        eligibleWarmTotal,
+        eligibleColdTotal,
+        boxed(warmLatencyBuckets),
+        boxed(coldLatencyBuckets),
+        warmLatencySumSeconds,
+        coldLatencySumSeconds);
   }
 
   private static List<Long> boxed(long[] a) {
@@ -279,7 +297,8 @@ public final class SliSeries {
    * after {@code now - window} (and any later ones).
    */
   public WindowSlis window(Instant now, Duration window) {
-    long from = Math.floorDiv(nanos(now.minus(window)) + bucketNanos - 1, bucketNanos) * bucketNanos;
+    long from =
+        Math.floorDiv(nanos(now.minus(window)) + bucketNanos - 1, bucketNanos) * bucketNanos;
     Map<Long, Bucket> in = buckets.tailMap(from, true);
     long warm = 0;
     long cold = 0;
@@ -331,7 +350,11 @@ public final class SliSeries {
       return null;
     }
     return new LatencySummary(
-        n, quantile(h, 50), quantile(h, 95), quantile(h, 99), micros(h.medianEquivalentValue(h.getMaxValue())));
+        n,
+        quantile(h, 50),
+        quantile(h, 95),
+        quantile(h, 99),
+        micros(h.medianEquivalentValue(h.getMaxValue())));
   }
 
   private static Duration quantile(Histogram h, double percentile) {
@@ -350,5 +373,4 @@ public final class SliSeries {
   public int bucketCount() {
     return buckets.size();
   }
-
 }

@@ -7,8 +7,8 @@ import java.util.Objects;
  * All SLIs of one subject at one instant.
  *
  * @param key the subject
- * @param exists the subject object exists (a template referenced by a pool may be missing);
- *     always true for namespaces
+ * @param exists the subject object exists (a template referenced by a pool may be missing); always
+ *     true for namespaces
  * @param related pool names (template scope), the template name (pool scope) or template names
  *     (namespace scope); sorted
  * @param pool the pool gauge, summed over related pools

@@ -43,8 +43,24 @@ public record Totals(
   }
 
   /** Launch and resume counts only (no eligibility or latency buckets). */
-  public Totals(long warmLaunches, long coldLaunches, long resumeSuccess, long resumeError, long resumeTimeout) {
-    this(warmLaunches, coldLaunches, resumeSuccess, resumeError, resumeTimeout, 0, 0, List.of(), List.of(), 0, 0);
+  public Totals(
+      long warmLaunches,
+      long coldLaunches,
+      long resumeSuccess,
+      long resumeError,
+      long resumeTimeout) {
+    this(
+        warmLaunches,
+        coldLaunches,
+        resumeSuccess,
+        resumeError,
+        resumeTimeout,
+        0,
+        0,
+        List.of(),
+        List.of(),
+        0,
+        0);
   }
 
   public Totals plus(Totals o) {

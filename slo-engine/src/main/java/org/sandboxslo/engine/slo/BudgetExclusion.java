@@ -16,7 +16,8 @@ public record BudgetExclusion(Instant from, Instant to, String reason, String au
     Objects.requireNonNull(from, "from");
     Objects.requireNonNull(to, "to");
     if (!to.isAfter(from)) {
-      throw new IllegalArgumentException("exclusion end must be after its start, got " + from + " .. " + to);
+      throw new IllegalArgumentException(
+          "exclusion end must be after its start, got " + from + " .. " + to);
     }
     if (reason == null || reason.isBlank()) {
       throw new IllegalArgumentException("exclusion reason must be non-empty");

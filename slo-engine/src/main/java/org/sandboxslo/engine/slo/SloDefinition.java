@@ -17,8 +17,8 @@ import java.util.Objects;
  *     within this; null for other SLIs
  * @param readyFloor for {@link SliType#POOL_READY_FRACTION}: a slice is good while the ready
  *     fraction (current template) stays ≥ this, in (0, 1]
- * @param eligibleOnly for {@link SliType#WARM_HIT_RATIO}: count only claims that set neither
- *     {@code env} nor {@code volumeClaimTemplates} (they always cold-start upstream)
+ * @param eligibleOnly for {@link SliType#WARM_HIT_RATIO}: count only claims that set neither {@code
+ *     env} nor {@code volumeClaimTemplates} (they always cold-start upstream)
  * @param minEvents a burn-rate window with fewer valid events does not fire ("insufficient data")
  * @param tiers the burn-rate alert tiers
  */

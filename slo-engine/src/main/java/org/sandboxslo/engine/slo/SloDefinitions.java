@@ -13,8 +13,8 @@ import org.sandboxslo.engine.Durations;
  *
  * <ul>
  *   <li>the console's own: {@code {name, sli, selector: {namespace, sandboxTemplate}, objective
- *       (percent), window|period, latencyThreshold, readyFloor, eligibleOnly, minEvents,
- *       alerting: {pageBurnRates: [{long, short, factor}], ticketBurnRates: [...]}}};
+ *       (percent), window|period, latencyThreshold, readyFloor, eligibleOnly, minEvents, alerting:
+ *       {pageBurnRates: [{long, short, factor}], ticketBurnRates: [...]}}};
  *   <li>OpenSLO v1 {@code kind: SLO} (see {@link #fromOpenSlo}).
  * </ul>
  */
@@ -49,14 +49,31 @@ public final class SloDefinitions {
   public static Parsed parse(Map<String, ?> in) {
     List<FieldError> errors = new ArrayList<>();
     for (String k : in.keySet()) {
-      if (!List.of("name", "sli", "selector", "objective", "window", "period", "latencyThreshold", "readyFloor",
-          "eligibleOnly", "minEvents", "alerting", "description").contains(k)) {
+      if (!List.of(
+              "name",
+              "sli",
+              "selector",
+              "objective",
+              "window",
+              "period",
+              "latencyThreshold",
+              "readyFloor",
+              "eligibleOnly",
+              "minEvents",
+              "alerting",
+              "description")
+          .contains(k)) {
         errors.add(new FieldError(k, "unknown field"));
       }
     }
     String name = string(in, "name", errors, true);
     if (name != null && !NAME.matcher(name).matches()) {
-      errors.add(new FieldError("name", "must be a DNS-1123 label (lowercase letters, digits, '-', at most 63), got '" + name + "'"));
+      errors.add(
+          new FieldError(
+              "name",
+              "must be a DNS-1123 label (lowercase letters, digits, '-', at most 63), got '"
+                  + name
+                  + "'"));
     }
     SliType sli = sliType(string(in, "sli", errors, true), "sli", errors);
     String ns = null;
@@ -68,7 +85,9 @@ public final class SloDefinitions {
       ns = stringField(sm.get("namespace"), "selector.namespace", errors);
       template = stringField(sm.get("sandboxTemplate"), "selector.sandboxTemplate", errors);
       if (template != null && ns == null) {
-        errors.add(new FieldError("selector.namespace", "is required when selector.sandboxTemplate is set"));
+        errors.add(
+            new FieldError(
+                "selector.namespace", "is required when selector.sandboxTemplate is set"));
       }
     }
     Double objective = objective(in.get("objective"), "objective", errors, 1.0);
@@ -80,7 +99,10 @@ public final class SloDefinitions {
     }
     Duration threshold = null;
     if (sli == SliType.CLAIM_TO_READY_LATENCY) {
-      threshold = in.get("latencyThreshold") == null ? Duration.ofSeconds(1) : duration(in.get("latencyThreshold"), "latencyThreshold", errors);
+      threshold =
+          in.get("latencyThreshold") == null
+              ? Duration.ofSeconds(1)
+              : duration(in.get("latencyThreshold"), "latencyThreshold", errors);
     } else if (in.get("latencyThreshold") != null) {
       errors.add(new FieldError("latencyThreshold", "only applies to sli claim_to_ready_latency"));
     }
@@ -112,8 +134,20 @@ public final class SloDefinitions {
     Object alerting = in.get("alerting");
     if (alerting instanceof Map<?, ?> am) {
       List<BurnRateTier> custom = new ArrayList<>();
-      custom.addAll(tiers(am.get("pageBurnRates"), "alerting.pageBurnRates", "page", List.of("fast", "medium"), errors));
-      custom.addAll(tiers(am.get("ticketBurnRates"), "alerting.ticketBurnRates", "ticket", List.of("slow", "slowest"), errors));
+      custom.addAll(
+          tiers(
+              am.get("pageBurnRates"),
+              "alerting.pageBurnRates",
+              "page",
+              List.of("fast", "medium"),
+              errors));
+      custom.addAll(
+          tiers(
+              am.get("ticketBurnRates"),
+              "alerting.ticketBurnRates",
+              "ticket",
+              List.of("slow", "slowest"),
+              errors));
       if (!custom.isEmpty()) {
         tiers = custom;
       }
@@ -124,8 +158,20 @@ public final class SloDefinitions {
       return new Parsed(null, errors, List.of());
     }
     return new Parsed(
-        new SloDefinition(name, sli, ns, template, objective, period, threshold, floor, eligibleOnly, minEvents, tiers),
-        List.of(), List.of());
+        new SloDefinition(
+            name,
+            sli,
+            ns,
+            template,
+            objective,
+            period,
+            threshold,
+            floor,
+            eligibleOnly,
+            minEvents,
+            tiers),
+        List.of(),
+        List.of());
   }
 
   /**
@@ -143,7 +189,8 @@ public final class SloDefinitions {
     List<FieldError> errors = new ArrayList<>();
     List<String> ignored = new ArrayList<>();
     if (!"openslo/v1".equals(doc.get("apiVersion"))) {
-      errors.add(new FieldError("apiVersion", "must be openslo/v1, got '" + doc.get("apiVersion") + "'"));
+      errors.add(
+          new FieldError("apiVersion", "must be openslo/v1, got '" + doc.get("apiVersion") + "'"));
     }
     if (!"SLO".equals(doc.get("kind"))) {
       errors.add(new FieldError("kind", "must be SLO, got '" + doc.get("kind") + "'"));
@@ -154,7 +201,9 @@ public final class SloDefinitions {
     Map<String, Object> own = new java.util.LinkedHashMap<>();
     own.put("name", md.get("name"));
     Object sli = spec.get("indicatorRef");
-    if (sli == null && spec.get("indicator") instanceof Map<?, ?> ind && ind.get("metadata") instanceof Map<?, ?> im) {
+    if (sli == null
+        && spec.get("indicator") instanceof Map<?, ?> ind
+        && ind.get("metadata") instanceof Map<?, ?> im) {
       sli = im.get("name");
       if (ind.get("spec") != null) {
         ignored.add("spec.indicator.spec");
@@ -169,13 +218,16 @@ public final class SloDefinitions {
       selector.put("sandboxTemplate", labels.get("sandboxslo.dev/sandbox-template"));
     }
     own.put("selector", selector);
-    if (spec.get("objectives") instanceof List<?> objs && !objs.isEmpty() && objs.get(0) instanceof Map<?, ?> o) {
+    if (spec.get("objectives") instanceof List<?> objs
+        && !objs.isEmpty()
+        && objs.get(0) instanceof Map<?, ?> o) {
       if (o.get("targetPercent") != null) {
         own.put("objective", o.get("targetPercent"));
       } else if (o.get("target") instanceof Number n) {
         own.put("objective", n.doubleValue() * 100);
       } else {
-        errors.add(new FieldError("spec.objectives[0].target", "is required (a fraction such as 0.95)"));
+        errors.add(
+            new FieldError("spec.objectives[0].target", "is required (a fraction such as 0.95)"));
       }
       if (o.get("timeSliceTarget") != null) {
         own.put("readyFloor", o.get("timeSliceTarget"));
@@ -186,7 +238,9 @@ public final class SloDefinitions {
     } else {
       errors.add(new FieldError("spec.objectives", "needs at least one objective"));
     }
-    if (spec.get("timeWindow") instanceof List<?> tws && !tws.isEmpty() && tws.get(0) instanceof Map<?, ?> tw) {
+    if (spec.get("timeWindow") instanceof List<?> tws
+        && !tws.isEmpty()
+        && tws.get(0) instanceof Map<?, ?> tw) {
       own.put("window", tw.get("duration"));
       if (Boolean.FALSE.equals(tw.get("isRolling")) || tw.get("calendar") != null) {
         errors.add(new FieldError("spec.timeWindow[0]", "only rolling windows are supported"));
@@ -219,7 +273,8 @@ public final class SloDefinitions {
     };
   }
 
-  private static List<BurnRateTier> tiers(Object v, String field, String severity, List<String> names, List<FieldError> errors) {
+  private static List<BurnRateTier> tiers(
+      Object v, String field, String severity, List<String> names, List<FieldError> errors) {
     List<BurnRateTier> out = new ArrayList<>();
     if (v == null) {
       return out;
@@ -260,7 +315,8 @@ public final class SloDefinitions {
       for (SliType x : SliType.values()) {
         known.add(x.wireName());
       }
-      errors.add(new FieldError(field, "unknown SLI '" + s + "'; known: " + String.join(", ", known)));
+      errors.add(
+          new FieldError(field, "unknown SLI '" + s + "'; known: " + String.join(", ", known)));
     }
     return t;
   }
@@ -285,7 +341,8 @@ public final class SloDefinitions {
     return d;
   }
 
-  private static String string(Map<String, ?> in, String field, List<FieldError> errors, boolean required) {
+  private static String string(
+      Map<String, ?> in, String field, List<FieldError> errors, boolean required) {
     Object v = in.get(field);
     if (v == null) {
       if (required) {

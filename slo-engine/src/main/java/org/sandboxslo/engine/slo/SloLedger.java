@@ -10,12 +10,12 @@ import java.util.TreeMap;
 
 /**
  * Good/valid event counts of one SLO in time buckets, and their evaluation. Mutable, not
- * thread-safe (owned by the engine). Two resolutions keep memory bounded: fine buckets (the
- * largest of 1 s, 2 s, 5 s, 10 s, 15 s, 30 s, 1 m, … not above the shortest short window / 5) for
- * the burn-rate windows, and coarse buckets (the smallest such width ≥ period / 672, a multiple of
- * the fine width: 1 h for 28 d) for the budget over the whole period. Exclusions apply to whole
- * buckets by their start time. Events are
- * attributed to the bucket holding their time, so windows have bucket resolution.
+ * thread-safe (owned by the engine). Two resolutions keep memory bounded: fine buckets (the largest
+ * of 1 s, 2 s, 5 s, 10 s, 15 s, 30 s, 1 m, … not above the shortest short window / 5) for the
+ * burn-rate windows, and coarse buckets (the smallest such width ≥ period / 672, a multiple of the
+ * fine width: 1 h for 28 d) for the budget over the whole period. Exclusions apply to whole buckets
+ * by their start time. Events are attributed to the bucket holding their time, so windows have
+ * bucket resolution.
  */
 public final class SloLedger {
   private final SloDefinition definition;
@@ -25,17 +25,23 @@ public final class SloLedger {
   private final TreeMap<Long, long[]> fine = new TreeMap<>();
   private final TreeMap<Long, long[]> coarse = new TreeMap<>();
   private final List<BudgetExclusion> exclusions = new ArrayList<>();
+
   /** Time slices: slice index → {sampled, bad}. */
   private final TreeMap<Long, boolean[]> slices = new TreeMap<>();
 
   /** Bucket widths that align with wall-clock minutes and hours, so exclusions align too. */
-  private static final long[] NICE = java.util.stream.LongStream.of(1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600)
-      .map(x -> x * 1_000_000_000L).toArray();
+  private static final long[] NICE =
+      java.util.stream.LongStream.of(1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600)
+          .map(x -> x * 1_000_000_000L)
+          .toArray();
 
   public SloLedger(SloDefinition definition) {
     this.definition = Objects.requireNonNull(definition, "definition");
-    Duration shortest = definition.tiers().stream().map(BurnRateTier::shortWindow).min(Duration::compareTo)
-        .orElse(definition.period());
+    Duration shortest =
+        definition.tiers().stream()
+            .map(BurnRateTier::shortWindow)
+            .min(Duration::compareTo)
+            .orElse(definition.period());
     long fineWanted = Math.max(NICE[0], shortest.toNanos() / 5);
     long f = NICE[0];
     for (long n : NICE) {
@@ -57,8 +63,11 @@ public final class SloLedger {
       c = (coarseWanted + hour - 1) / hour * hour;
     }
     this.coarseNanos = c;
-    Duration longest = definition.tiers().stream().map(BurnRateTier::longWindow).max(Duration::compareTo)
-        .orElse(Duration.ZERO);
+    Duration longest =
+        definition.tiers().stream()
+            .map(BurnRateTier::longWindow)
+            .max(Duration::compareTo)
+            .orElse(Duration.ZERO);
     this.fineRetention = longest.plusNanos(fineNanos);
   }
 
@@ -88,7 +97,8 @@ public final class SloLedger {
    */
   public void record(Instant at, long good, long valid) {
     if (good < 0 || valid < 0 || good > valid) {
-      throw new IllegalArgumentException("need 0 <= good <= valid, got good=" + good + " valid=" + valid);
+      throw new IllegalArgumentException(
+          "need 0 <= good <= valid, got good=" + good + " valid=" + valid);
     }
     add(fine, idx(at, fineNanos), good, valid);
     add(coarse, idx(at, coarseNanos), good, valid);
@@ -120,7 +130,8 @@ public final class SloLedger {
   }
 
   private static long idx(Instant t, long width) {
-    return Math.floorDiv(Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano()), width);
+    return Math.floorDiv(
+        Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano()), width);
   }
 
   private long[] sum(TreeMap<Long, long[]> m, long width, Instant now, Duration window) {
@@ -163,9 +174,13 @@ public final class SloLedger {
     for (BurnRateTier t : definition.tiers()) {
       SloStatus.WindowBurn lw = burn(now, t.longWindow());
       SloStatus.WindowBurn sw = burn(now, t.shortWindow());
-      boolean f = lw.sufficient() && sw.sufficient()
-          && lw.burnRate() != null && sw.burnRate() != null
-          && lw.burnRate() >= t.factor() && sw.burnRate() >= t.factor();
+      boolean f =
+          lw.sufficient()
+              && sw.sufficient()
+              && lw.burnRate() != null
+              && sw.burnRate() != null
+              && lw.burnRate() >= t.factor()
+              && sw.burnRate() >= t.factor();
       firing |= f;
       if (fastBurn == null && lw.burnRate() != null) {
         fastBurn = lw.burnRate();
@@ -194,18 +209,21 @@ public final class SloLedger {
     long valid = c[1];
     Double ratio = valid == 0 ? null : (double) (valid - good) / valid;
     Double rate = ratio == null ? null : ratio / definition.errorBudget();
-    return new SloStatus.WindowBurn(window, good, valid, ratio, rate, valid > 0 && valid >= definition.minEvents());
+    return new SloStatus.WindowBurn(
+        window, good, valid, ratio, rate, valid > 0 && valid >= definition.minEvents());
   }
 
   private void evict(Instant now) {
     fine.headMap(idx(now.minus(fineRetention), fineNanos), false).clear();
     slices.headMap(idx(now.minus(fineRetention), fineNanos), false).clear();
-    coarse.headMap(idx(now.minus(definition.period()).minusNanos(coarseNanos), coarseNanos), false).clear();
+    coarse
+        .headMap(idx(now.minus(definition.period()).minusNanos(coarseNanos), coarseNanos), false)
+        .clear();
   }
 
   /**
-   * One stored bucket (budget history): counts of events whose time falls in {@code [start,
-   * start + width)}.
+   * One stored bucket (budget history): counts of events whose time falls in {@code [start, start +
+   * width)}.
    *
    * @param resolution {@code fine} (burn-rate windows) or {@code coarse} (the period)
    * @param start bucket start
@@ -224,7 +242,8 @@ public final class SloLedger {
         throw new IllegalArgumentException("bucket width must be > 0, got " + width);
       }
       if (good < 0 || valid < 0 || good > valid) {
-        throw new IllegalArgumentException("need 0 <= good <= valid, got good=" + good + " valid=" + valid);
+        throw new IllegalArgumentException(
+            "need 0 <= good <= valid, got good=" + good + " valid=" + valid);
       }
     }
   }
@@ -245,13 +264,19 @@ public final class SloLedger {
     return out;
   }
 
-  private static void export(List<Bucket> out, String res, TreeMap<Long, long[]> m, long width, Instant since) {
+  private static void export(
+      List<Bucket> out, String res, TreeMap<Long, long[]> m, long width, Instant since) {
     long from = since == null ? Long.MIN_VALUE : Math.floorDiv(idx(since, 1), width);
     for (Map.Entry<Long, long[]> e : m.tailMap(from, true).entrySet()) {
       long[] c = e.getValue();
       if (c[1] > 0 || c[0] > 0) {
-        out.add(new Bucket(res, Instant.ofEpochSecond(0).plusNanos(e.getKey() * width), Duration.ofNanos(width),
-            Math.max(0, c[0]), Math.max(0, c[1])));
+        out.add(
+            new Bucket(
+                res,
+                Instant.ofEpochSecond(0).plusNanos(e.getKey() * width),
+                Duration.ofNanos(width),
+                Math.max(0, c[0]),
+                Math.max(0, c[1])));
       }
     }
   }

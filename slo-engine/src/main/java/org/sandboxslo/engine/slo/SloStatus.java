@@ -58,7 +58,13 @@ public record SloStatus(
    * @param burnRate errorRatio / error budget; null when valid is 0
    * @param sufficient valid ≥ the SLO's minimum events
    */
-  public record WindowBurn(Duration window, long good, long valid, Double errorRatio, Double burnRate, boolean sufficient) {}
+  public record WindowBurn(
+      Duration window,
+      long good,
+      long valid,
+      Double errorRatio,
+      Double burnRate,
+      boolean sufficient) {}
 
   /**
    * One tier.
@@ -68,5 +74,6 @@ public record SloStatus(
    * @param shortWindow burn over its short window
    * @param firing both windows sufficient and both burn rates ≥ the factor
    */
-  public record TierStatus(BurnRateTier tier, WindowBurn longWindow, WindowBurn shortWindow, boolean firing) {}
+  public record TierStatus(
+      BurnRateTier tier, WindowBurn longWindow, WindowBurn shortWindow, boolean firing) {}
 }

@@ -110,8 +110,8 @@ public final class Blueprints {
   /**
    * Whether a member's canonical blueprint contradicts the template's: some value present on both
    * sides differs, or the member carries a field the template does not have. Fields only the
-   * template has do not contradict (a member read back thinner than its template, e.g. with
-   * server defaults elided). Lists must have the same length and are compared by index.
+   * template has do not contradict (a member read back thinner than its template, e.g. with server
+   * defaults elided). Lists must have the same length and are compared by index.
    *
    * @param member canonical form of the member's blueprint ({@link #canonical})
    * @param template canonical form of the template's blueprint

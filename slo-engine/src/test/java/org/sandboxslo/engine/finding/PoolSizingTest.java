@@ -16,7 +16,8 @@ class PoolSizingTest {
     assertEquals(10, a.refillRatePerPool());
     assertEquals(450_000, a.cpuMillisIdle());
     assertEquals(1800L * (512L << 20), a.memoryBytesIdle());
-    assertEquals("replicas = ceil(40/s × 45 s) = 1800; pools = max(ceil(40/70), ceil(1800/500)) = 4; 450 per pool; refill ≥ 10/s per pool",
+    assertEquals(
+        "replicas = ceil(40/s × 45 s) = 1800; pools = max(ceil(40/70), ceil(1800/500)) = 4; 450 per pool; refill ≥ 10/s per pool",
         a.arithmetic());
   }
 
@@ -28,7 +29,9 @@ class PoolSizingTest {
     assertEquals(120, a.replicasPerPool());
     assertEquals(50, a.refillRatePerPool());
     assertEquals(1, PoolSizing.advise(0.5, 3, 0, 0, 0).pools());
-    assertEquals("refill p95 must be > 0 s, got 0.0",
-        assertThrows(IllegalArgumentException.class, () -> PoolSizing.advise(1, 0, 0, 0, 0)).getMessage());
+    assertEquals(
+        "refill p95 must be > 0 s, got 0.0",
+        assertThrows(IllegalArgumentException.class, () -> PoolSizing.advise(1, 0, 0, 0, 0))
+            .getMessage());
   }
 }

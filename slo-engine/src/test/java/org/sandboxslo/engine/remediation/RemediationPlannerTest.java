@@ -14,11 +14,13 @@ class RemediationPlannerTest {
 
   /** C03 after the template change: a1 adopted by claim-001, a2 and a3 stale, b1 fresh. */
   static PoolState c03(PoolMember... extra) {
-    List<PoolMember> ms = new java.util.ArrayList<>(List.of(
-        new PoolMember("pool-py-a1", "u1", true, true, "claim-001"),
-        new PoolMember("pool-py-a2", "u2", true, true, null),
-        new PoolMember("pool-py-a3", "u3", true, true, null),
-        new PoolMember("pool-py-b1", "u4", true, false, null)));
+    List<PoolMember> ms =
+        new java.util.ArrayList<>(
+            List.of(
+                new PoolMember("pool-py-a1", "u1", true, true, "claim-001"),
+                new PoolMember("pool-py-a2", "u2", true, true, null),
+                new PoolMember("pool-py-a3", "u3", true, true, null),
+                new PoolMember("pool-py-b1", "u4", true, false, null)));
     ms.addAll(List.of(extra));
     return new PoolState(POOL, "tpl-py", 3, "OnReplenish", ms);
   }
@@ -39,39 +41,74 @@ class RemediationPlannerTest {
   @Test
   void stepsDeleteA2WaitForItsReplacementThenA3() {
     RecreatePlan plan = RemediationPlanner.pacedRecreate(c03(), 0.34);
-    assertEquals(new PacedStep.Delete(List.of("pool-py-a2")), RemediationPlanner.next(c03(), plan, Set.of()));
+    assertEquals(
+        new PacedStep.Delete(List.of("pool-py-a2")),
+        RemediationPlanner.next(c03(), plan, Set.of()));
     // a2 deleted, replacement b2 not Ready yet: 2 Ready (a3, b1); deleting a3 would leave 1 < 2
-    PoolState mid = new PoolState(POOL, "tpl-py", 3, "OnReplenish", List.of(
-        new PoolMember("pool-py-a1", "u1", true, true, "claim-001"),
-        new PoolMember("pool-py-a3", "u3", true, true, null),
-        new PoolMember("pool-py-b1", "u4", true, false, null),
-        new PoolMember("pool-py-b2", "u5", false, false, null)));
+    PoolState mid =
+        new PoolState(
+            POOL,
+            "tpl-py",
+            3,
+            "OnReplenish",
+            List.of(
+                new PoolMember("pool-py-a1", "u1", true, true, "claim-001"),
+                new PoolMember("pool-py-a3", "u3", true, true, null),
+                new PoolMember("pool-py-b1", "u4", true, false, null),
+                new PoolMember("pool-py-b2", "u5", false, false, null)));
     PacedStep wait = RemediationPlanner.next(mid, plan, Set.of("pool-py-a2"));
-    assertEquals(new PacedStep.Wait("waiting for replacements: 2 of 3 members Ready; deleting 1 would leave 1 < floor 2"), wait);
-    PoolState replaced = new PoolState(POOL, "tpl-py", 3, "OnReplenish", List.of(
-        new PoolMember("pool-py-a1", "u1", true, true, "claim-001"),
-        new PoolMember("pool-py-a3", "u3", true, true, null),
-        new PoolMember("pool-py-b1", "u4", true, false, null),
-        new PoolMember("pool-py-b2", "u5", true, false, null)));
-    assertEquals(new PacedStep.Delete(List.of("pool-py-a3")), RemediationPlanner.next(replaced, plan, Set.of("pool-py-a2")));
-    PoolState done = new PoolState(POOL, "tpl-py", 3, "OnReplenish", List.of(
-        new PoolMember("pool-py-a1", "u1", true, true, "claim-001"),
-        new PoolMember("pool-py-b1", "u4", true, false, null),
-        new PoolMember("pool-py-b2", "u5", true, false, null),
-        new PoolMember("pool-py-b3", "u6", true, false, null)));
-    assertEquals(new PacedStep.Done(List.of()), RemediationPlanner.next(done, plan, Set.of("pool-py-a2", "pool-py-a3")));
+    assertEquals(
+        new PacedStep.Wait(
+            "waiting for replacements: 2 of 3 members Ready; deleting 1 would leave 1 < floor 2"),
+        wait);
+    PoolState replaced =
+        new PoolState(
+            POOL,
+            "tpl-py",
+            3,
+            "OnReplenish",
+            List.of(
+                new PoolMember("pool-py-a1", "u1", true, true, "claim-001"),
+                new PoolMember("pool-py-a3", "u3", true, true, null),
+                new PoolMember("pool-py-b1", "u4", true, false, null),
+                new PoolMember("pool-py-b2", "u5", true, false, null)));
+    assertEquals(
+        new PacedStep.Delete(List.of("pool-py-a3")),
+        RemediationPlanner.next(replaced, plan, Set.of("pool-py-a2")));
+    PoolState done =
+        new PoolState(
+            POOL,
+            "tpl-py",
+            3,
+            "OnReplenish",
+            List.of(
+                new PoolMember("pool-py-a1", "u1", true, true, "claim-001"),
+                new PoolMember("pool-py-b1", "u4", true, false, null),
+                new PoolMember("pool-py-b2", "u5", true, false, null),
+                new PoolMember("pool-py-b3", "u6", true, false, null)));
+    assertEquals(
+        new PacedStep.Done(List.of()),
+        RemediationPlanner.next(done, plan, Set.of("pool-py-a2", "pool-py-a3")));
   }
 
   @Test
   void aMemberClaimedBeforeItsTurnIsSkippedNotDeleted() {
     RecreatePlan plan = RemediationPlanner.pacedRecreate(c03(), 0.34);
-    PoolState a2Claimed = new PoolState(POOL, "tpl-py", 3, "OnReplenish", List.of(
-        new PoolMember("pool-py-a1", "u1", true, true, "claim-001"),
-        new PoolMember("pool-py-a2", "u2", true, true, "claim-002"),
-        new PoolMember("pool-py-a3", "u3", true, true, null),
-        new PoolMember("pool-py-b1", "u4", true, false, null),
-        new PoolMember("pool-py-b2", "u5", true, false, null)));
-    assertEquals(new PacedStep.Delete(List.of("pool-py-a3")), RemediationPlanner.next(a2Claimed, plan, Set.of()));
+    PoolState a2Claimed =
+        new PoolState(
+            POOL,
+            "tpl-py",
+            3,
+            "OnReplenish",
+            List.of(
+                new PoolMember("pool-py-a1", "u1", true, true, "claim-001"),
+                new PoolMember("pool-py-a2", "u2", true, true, "claim-002"),
+                new PoolMember("pool-py-a3", "u3", true, true, null),
+                new PoolMember("pool-py-b1", "u4", true, false, null),
+                new PoolMember("pool-py-b2", "u5", true, false, null)));
+    assertEquals(
+        new PacedStep.Delete(List.of("pool-py-a3")),
+        RemediationPlanner.next(a2Claimed, plan, Set.of()));
     PacedStep end = RemediationPlanner.next(a2Claimed, plan, Set.of("pool-py-a3"));
     assertEquals(new PacedStep.Done(List.of("pool-py-a2")), end);
   }
@@ -94,7 +131,9 @@ class RemediationPlannerTest {
 
   @Test
   void nothingStaleIsAnEmptyPlanThatIsDoneAtOnce() {
-    PoolState s = new PoolState(POOL, "tpl", 1, "OnReplenish", List.of(new PoolMember("m1", "u", true, false, null)));
+    PoolState s =
+        new PoolState(
+            POOL, "tpl", 1, "OnReplenish", List.of(new PoolMember("m1", "u", true, false, null)));
     RecreatePlan p = RemediationPlanner.pacedRecreate(s, 0.34);
     assertEquals(List.of(), p.batches());
     assertEquals(0, p.floorReady());
@@ -103,8 +142,8 @@ class RemediationPlannerTest {
 
   @Test
   void badFractionsAreRejectedWithTheValue() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> RemediationPlanner.maxUnavailable(0, 3));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> RemediationPlanner.maxUnavailable(0, 3));
     assertEquals("max unavailable fraction must be in (0, 1], got 0.0", e.getMessage());
     assertEquals(1, RemediationPlanner.maxUnavailable(0.34, 3));
     assertEquals(3, RemediationPlanner.maxUnavailable(1, 3));

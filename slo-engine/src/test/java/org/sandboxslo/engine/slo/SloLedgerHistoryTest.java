@@ -15,7 +15,9 @@ class SloLedgerHistoryTest {
   static final Instant T = Instant.parse("2026-09-01T02:00:00Z");
 
   static SloDefinition def(String window) {
-    return SloDefinitions.parse(Map.of("name", "w", "sli", "warm_hit_ratio", "objective", 95, "window", window)).definition();
+    return SloDefinitions.parse(
+            Map.of("name", "w", "sli", "warm_hit_ratio", "objective", 95, "window", window))
+        .definition();
   }
 
   @Test
@@ -34,7 +36,8 @@ class SloLedgerHistoryTest {
     assertEquals(100, before.valid());
     assertEquals(before.good(), after.good());
     assertEquals(before.valid(), after.valid());
-    assertEquals(before.tiers().get(0).longWindow().valid(), after.tiers().get(0).longWindow().valid());
+    assertEquals(
+        before.tiers().get(0).longWindow().valid(), after.tiers().get(0).longWindow().valid());
     assertEquals(before.budgetRemaining(), after.budgetRemaining(), 1e-12);
   }
 
@@ -42,15 +45,24 @@ class SloLedgerHistoryTest {
   void restoreKeepsTheLargerCountAndIgnoresOtherWidths() {
     SloLedger a = new SloLedger(def("1d"));
     a.record(T, 3, 4);
-    SloLedger.Bucket fine = a.buckets(null).stream().filter(x -> x.resolution().equals("fine")).findFirst().orElseThrow();
+    SloLedger.Bucket fine =
+        a.buckets(null).stream()
+            .filter(x -> x.resolution().equals("fine"))
+            .findFirst()
+            .orElseThrow();
     SloLedger b = new SloLedger(def("1d"));
     b.record(T, 1, 1); // re-fed after a relist: a subset of the stored events
     assertTrue(b.restore(fine));
     assertTrue(b.restore(new SloLedger.Bucket("fine", fine.start(), fine.width(), 0, 2)));
-    SloLedger.Bucket got = b.buckets(null).stream().filter(x -> x.resolution().equals("fine")).findFirst().orElseThrow();
+    SloLedger.Bucket got =
+        b.buckets(null).stream()
+            .filter(x -> x.resolution().equals("fine"))
+            .findFirst()
+            .orElseThrow();
     assertEquals(3, got.good());
     assertEquals(4, got.valid());
-    assertFalse(b.restore(new SloLedger.Bucket("fine", T, fine.width().plus(Duration.ofSeconds(1)), 1, 1)));
+    assertFalse(
+        b.restore(new SloLedger.Bucket("fine", T, fine.width().plus(Duration.ofSeconds(1)), 1, 1)));
   }
 
   @Test
@@ -58,7 +70,8 @@ class SloLedgerHistoryTest {
     SloLedger a = new SloLedger(def("1d"));
     a.record(T, 1, 1);
     a.record(T.plusSeconds(600), 1, 1);
-    long fineAfter = a.buckets(T.plusSeconds(300)).stream().filter(x -> x.resolution().equals("fine")).count();
+    long fineAfter =
+        a.buckets(T.plusSeconds(300)).stream().filter(x -> x.resolution().equals("fine")).count();
     assertEquals(1, fineAfter);
   }
 }

@@ -14,18 +14,30 @@ import org.junit.jupiter.api.Test;
 class SloTest {
   static Map<String, Object> c12(Object objective) {
     return Map.of(
-        "name", "warm-hit-tpl-py", "sli", "warm_hit_ratio",
-        "selector", Map.of("namespace", "team-a", "sandboxTemplate", "tpl-py"),
-        "objective", objective, "window", "30d",
-        "alerting", Map.of("pageBurnRates", List.of(Map.of("long", "1h", "short", "5m", "factor", 14.4))));
+        "name",
+        "warm-hit-tpl-py",
+        "sli",
+        "warm_hit_ratio",
+        "selector",
+        Map.of("namespace", "team-a", "sandboxTemplate", "tpl-py"),
+        "objective",
+        objective,
+        "window",
+        "30d",
+        "alerting",
+        Map.of("pageBurnRates", List.of(Map.of("long", "1h", "short", "5m", "factor", 14.4))));
   }
 
   @Test
   void c12ObjectiveHundredIsRejectedWithFieldAndReason() {
     SloDefinitions.Parsed p = SloDefinitions.parse(c12(100));
     assertFalse(p.isValid());
-    assertEquals(List.of(new FieldError("objective",
-        "objective must be > 0 and < 100; 100 leaves no error budget and an infinite burn rate")), p.errors());
+    assertEquals(
+        List.of(
+            new FieldError(
+                "objective",
+                "objective must be > 0 and < 100; 100 leaves no error budget and an infinite burn rate")),
+        p.errors());
   }
 
   @Test
@@ -35,22 +47,44 @@ class SloTest {
     SloDefinition d = p.definition();
     assertEquals(0.05, d.errorBudget(), 1e-12);
     assertEquals(Duration.ofDays(30), d.period());
-    assertEquals(List.of(new BurnRateTier("fast", "page", Duration.ofHours(1), Duration.ofMinutes(5), 14.4)), d.tiers());
+    assertEquals(
+        List.of(new BurnRateTier("fast", "page", Duration.ofHours(1), Duration.ofMinutes(5), 14.4)),
+        d.tiers());
     assertTrue(d.selects("team-a", "tpl-py"));
     assertFalse(d.selects("team-a", "tpl-go"));
   }
 
   @Test
   void everyBadFieldIsReported() {
-    SloDefinitions.Parsed p = SloDefinitions.parse(Map.of("name", "Bad_Name", "sli", "latency", "objective", "x",
-        "window", "soon", "selector", Map.of("sandboxTemplate", "t"), "colour", "red"));
-    assertEquals(List.of(
-        new FieldError("colour", "unknown field"),
-        new FieldError("name", "must be a DNS-1123 label (lowercase letters, digits, '-', at most 63), got 'Bad_Name'"),
-        new FieldError("sli", "unknown SLI 'latency'; known: warm_hit_ratio, claim_to_ready_latency, pool_ready_fraction, resume_success_ratio"),
-        new FieldError("selector.namespace", "is required when selector.sandboxTemplate is set"),
-        new FieldError("objective", "must be a number, got 'x'"),
-        new FieldError("window", "expected a duration like 30s, 5m, 1h, got 'soon'")), p.errors());
+    SloDefinitions.Parsed p =
+        SloDefinitions.parse(
+            Map.of(
+                "name",
+                "Bad_Name",
+                "sli",
+                "latency",
+                "objective",
+                "x",
+                "window",
+                "soon",
+                "selector",
+                Map.of("sandboxTemplate", "t"),
+                "colour",
+                "red"));
+    assertEquals(
+        List.of(
+            new FieldError("colour", "unknown field"),
+            new FieldError(
+                "name",
+                "must be a DNS-1123 label (lowercase letters, digits, '-', at most 63), got 'Bad_Name'"),
+            new FieldError(
+                "sli",
+                "unknown SLI 'latency'; known: warm_hit_ratio, claim_to_ready_latency, pool_ready_fraction, resume_success_ratio"),
+            new FieldError(
+                "selector.namespace", "is required when selector.sandboxTemplate is set"),
+            new FieldError("objective", "must be a number, got 'x'"),
+            new FieldError("window", "expected a duration like 30s, 5m, 1h, got 'soon'")),
+        p.errors());
   }
 
   @Test
@@ -67,20 +101,49 @@ class SloTest {
 
   @Test
   void openSloMapsWhatItCanAndSaysWhatNot() {
-    SloDefinitions.Parsed p = SloDefinitions.fromOpenSlo(Map.of(
-        "apiVersion", "openslo/v1", "kind", "SLO",
-        "metadata", Map.of("name", "warm-hit", "labels", Map.of("sandboxslo.dev/namespace", "demo")),
-        "spec", Map.of("service", "sandboxes", "indicatorRef", "warm_hit_ratio", "budgetingMethod", "Occurrences",
-            "objectives", List.of(Map.of("target", 0.95)),
-            "timeWindow", List.of(Map.of("duration", "28d", "isRolling", true)))));
+    SloDefinitions.Parsed p =
+        SloDefinitions.fromOpenSlo(
+            Map.of(
+                "apiVersion",
+                "openslo/v1",
+                "kind",
+                "SLO",
+                "metadata",
+                Map.of("name", "warm-hit", "labels", Map.of("sandboxslo.dev/namespace", "demo")),
+                "spec",
+                Map.of(
+                    "service",
+                    "sandboxes",
+                    "indicatorRef",
+                    "warm_hit_ratio",
+                    "budgetingMethod",
+                    "Occurrences",
+                    "objectives",
+                    List.of(Map.of("target", 0.95)),
+                    "timeWindow",
+                    List.of(Map.of("duration", "28d", "isRolling", true)))));
     assertTrue(p.isValid(), p.errors().toString());
     assertEquals(95.0, p.definition().objectivePercent(), 1e-9);
     assertEquals("demo", p.definition().namespace());
     assertEquals(List.of("spec.service"), p.ignored());
-    SloDefinitions.Parsed bad = SloDefinitions.fromOpenSlo(Map.of("apiVersion", "openslo/v1", "kind", "SLO",
-        "metadata", Map.of("name", "x"), "spec", Map.of("indicatorRef", "warm_hit_ratio",
-            "objectives", List.of(Map.of("target", 1.0)))));
-    assertEquals(List.of(new FieldError("spec.objectives[0].target", SloDefinitions.OBJECTIVE_REASON)), bad.errors());
+    SloDefinitions.Parsed bad =
+        SloDefinitions.fromOpenSlo(
+            Map.of(
+                "apiVersion",
+                "openslo/v1",
+                "kind",
+                "SLO",
+                "metadata",
+                Map.of("name", "x"),
+                "spec",
+                Map.of(
+                    "indicatorRef",
+                    "warm_hit_ratio",
+                    "objectives",
+                    List.of(Map.of("target", 1.0)))));
+    assertEquals(
+        List.of(new FieldError("spec.objectives[0].target", SloDefinitions.OBJECTIVE_REASON)),
+        bad.errors());
   }
 
   static final Instant T = Instant.parse("2026-09-01T02:00:00Z");
@@ -109,8 +172,20 @@ class SloTest {
 
   @Test
   void fastTierFiresOnlyWhenBothWindowsBurnAndClearsAfterRecovery() {
-    SloDefinition d = SloDefinitions.parse(Map.of("name", "w", "sli", "warm_hit_ratio", "objective", 95, "window", "30d",
-        "minEvents", 5)).definition();
+    SloDefinition d =
+        SloDefinitions.parse(
+                Map.of(
+                    "name",
+                    "w",
+                    "sli",
+                    "warm_hit_ratio",
+                    "objective",
+                    95,
+                    "window",
+                    "30d",
+                    "minEvents",
+                    5))
+            .definition();
     SloLedger l = new SloLedger(d);
     // ten days ago: a lot of good traffic, so the budget is far from spent
     l.record(T.minus(Duration.ofDays(10)), 100_000, 100_000);
@@ -144,12 +219,17 @@ class SloTest {
 
   @Test
   void exclusionsRemoveMaintenanceFromTheBudget() {
-    SloDefinition d = SloDefinitions.parse(Map.of("name", "w", "sli", "warm_hit_ratio", "objective", 95, "window", "1d")).definition();
+    SloDefinition d =
+        SloDefinitions.parse(
+                Map.of("name", "w", "sli", "warm_hit_ratio", "objective", 95, "window", "1d"))
+            .definition();
     SloLedger l = new SloLedger(d);
     l.record(T.plus(Duration.ofHours(1)), 0, 100);
     l.record(T.plus(Duration.ofHours(3)), 100, 100);
     assertEquals(SloStatus.State.EXHAUSTED, l.evaluate(T.plus(Duration.ofHours(4))).state());
-    l.exclude(new BudgetExclusion(T.plus(Duration.ofHours(1)), T.plus(Duration.ofHours(2)), "node upgrade", "alice"));
+    l.exclude(
+        new BudgetExclusion(
+            T.plus(Duration.ofHours(1)), T.plus(Duration.ofHours(2)), "node upgrade", "alice"));
     SloStatus s = l.evaluate(T.plus(Duration.ofHours(4)));
     assertEquals(100, s.valid());
     assertEquals(1.0, s.budgetRemaining());
@@ -157,8 +237,11 @@ class SloTest {
 
   @Test
   void timeSliceSloCountsSlicesNotSamples() {
-    SloDefinition d = SloDefinitions.parse(Map.of("name", "drain", "sli", "pool_ready_fraction", "objective", 99,
-        "window", "1d")).definition();
+    SloDefinition d =
+        SloDefinitions.parse(
+                Map.of(
+                    "name", "drain", "sli", "pool_ready_fraction", "objective", 99, "window", "1d"))
+            .definition();
     SloLedger l = new SloLedger(d);
     Duration res = l.resolution();
     l.recordSlice(T, true);

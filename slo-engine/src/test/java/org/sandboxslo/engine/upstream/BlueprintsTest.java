@@ -16,7 +16,8 @@ class BlueprintsTest {
     assertEquals("811c9dc5", NameHash.of(""));
   }
 
-  private static Map<String, Object> spec(Map<String, Object> podMeta, Map<String, Object> podSpec) {
+  private static Map<String, Object> spec(
+      Map<String, Object> podMeta, Map<String, Object> podSpec) {
     Map<String, Object> pt = new LinkedHashMap<>();
     if (podMeta != null) {
       pt.put("metadata", podMeta);
@@ -31,9 +32,14 @@ class BlueprintsTest {
 
   @Test
   void metadataOnlyEditIsNotAChange() {
-    Map<String, Object> a = spec(Map.of("labels", Map.of("app", "x")), Map.of("containers", List.of(container("py:3.11"))));
-    Map<String, Object> b = spec(Map.of("labels", Map.of("app", "y"), "annotations", Map.of("k", "v")),
-        Map.of("containers", List.of(container("py:3.11"))));
+    Map<String, Object> a =
+        spec(
+            Map.of("labels", Map.of("app", "x")),
+            Map.of("containers", List.of(container("py:3.11"))));
+    Map<String, Object> b =
+        spec(
+            Map.of("labels", Map.of("app", "y"), "annotations", Map.of("k", "v")),
+            Map.of("containers", List.of(container("py:3.11"))));
     assertEquals(Blueprints.digest(a), Blueprints.digest(b));
     assertEquals(List.of(), Blueprints.differingFields(a, b));
   }
@@ -50,29 +56,63 @@ class BlueprintsTest {
   @Test
   void secureDefaultsAndEmptyFieldsAreSemanticNoOps() {
     Map<String, Object> template = spec(null, Map.of("containers", List.of(container("py"))));
-    Map<String, Object> member = spec(null, Map.of(
-        "containers", List.of(container("py")),
-        "automountServiceAccountToken", false,
-        "dnsPolicy", "None",
-        "dnsConfig", Map.of("nameservers", List.of("8.8.8.8", "1.1.1.1")),
-        "tolerations", List.of()));
+    Map<String, Object> member =
+        spec(
+            null,
+            Map.of(
+                "containers", List.of(container("py")),
+                "automountServiceAccountToken", false,
+                "dnsPolicy", "None",
+                "dnsConfig", Map.of("nameservers", List.of("8.8.8.8", "1.1.1.1")),
+                "tolerations", List.of()));
     assertEquals(Blueprints.digest(template), Blueprints.digest(member));
-    Map<String, Object> mounted = spec(null, Map.of("containers", List.of(container("py")), "automountServiceAccountToken", true));
+    Map<String, Object> mounted =
+        spec(
+            null,
+            Map.of("containers", List.of(container("py")), "automountServiceAccountToken", true));
     assertNotEquals(Blueprints.digest(template), Blueprints.digest(mounted));
   }
 
   @Test
   void volumeClaimTemplatesCompareOnNameAndSpecOnly() {
     Map<String, Object> pod = Map.of("containers", List.of(container("py")));
-    Map<String, Object> a = Map.of("podTemplate", Map.of("spec", pod), "volumeClaimTemplates",
-        List.of(Map.of("metadata", Map.of("name", "ws", "labels", Map.of("a", "b")), "spec", Map.of("resources", Map.of("requests", Map.of("storage", "1Gi"))))));
-    Map<String, Object> b = Map.of("podTemplate", Map.of("spec", pod), "volumeClaimTemplates",
-        List.of(Map.of("metadata", Map.of("name", "ws"), "spec", Map.of("resources", Map.of("requests", Map.of("storage", "1Gi"))))));
-    Map<String, Object> c = Map.of("podTemplate", Map.of("spec", pod), "volumeClaimTemplates",
-        List.of(Map.of("metadata", Map.of("name", "ws"), "spec", Map.of("resources", Map.of("requests", Map.of("storage", "2Gi"))))));
+    Map<String, Object> a =
+        Map.of(
+            "podTemplate",
+            Map.of("spec", pod),
+            "volumeClaimTemplates",
+            List.of(
+                Map.of(
+                    "metadata",
+                    Map.of("name", "ws", "labels", Map.of("a", "b")),
+                    "spec",
+                    Map.of("resources", Map.of("requests", Map.of("storage", "1Gi"))))));
+    Map<String, Object> b =
+        Map.of(
+            "podTemplate",
+            Map.of("spec", pod),
+            "volumeClaimTemplates",
+            List.of(
+                Map.of(
+                    "metadata",
+                    Map.of("name", "ws"),
+                    "spec",
+                    Map.of("resources", Map.of("requests", Map.of("storage", "1Gi"))))));
+    Map<String, Object> c =
+        Map.of(
+            "podTemplate",
+            Map.of("spec", pod),
+            "volumeClaimTemplates",
+            List.of(
+                Map.of(
+                    "metadata",
+                    Map.of("name", "ws"),
+                    "spec",
+                    Map.of("resources", Map.of("requests", Map.of("storage", "2Gi"))))));
     assertEquals(Blueprints.digest(a), Blueprints.digest(b));
     assertNotEquals(Blueprints.digest(a), Blueprints.digest(c));
     Map<String, Object> svc = Map.of("podTemplate", Map.of("spec", pod), "service", true);
-    assertNotEquals(Blueprints.digest(Map.of("podTemplate", Map.of("spec", pod))), Blueprints.digest(svc));
+    assertNotEquals(
+        Blueprints.digest(Map.of("podTemplate", Map.of("spec", pod))), Blueprints.digest(svc));
   }
 }

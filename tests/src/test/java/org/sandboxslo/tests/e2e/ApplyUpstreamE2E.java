@@ -29,7 +29,8 @@ import org.sandboxslo.console.app.Main;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ApplyUpstreamE2E {
-  static final Path UPSTREAM = Path.of(System.getProperty("shared.dir"), "upstream", "agent-sandbox");
+  static final Path UPSTREAM =
+      Path.of(System.getProperty("shared.dir"), "upstream", "agent-sandbox");
   @TempDir static Path dir;
   App app;
   final List<String> applyErrors = new ArrayList<>();
@@ -37,7 +38,9 @@ class ApplyUpstreamE2E {
   @BeforeAll
   void start() throws Exception {
     Path bad = dir.resolve("bad.yaml");
-    Files.writeString(bad, """
+    Files.writeString(
+        bad,
+        """
         apiVersion: extensions.agents.x-k8s.io/v1beta1
         kind: SandboxClaim
         metadata: {name: no-pool, namespace: default}
@@ -57,12 +60,23 @@ class ApplyUpstreamE2E {
     settings.put("sloconsole.controller.cold-start-p50", "200ms");
     settings.put("sloconsole.controller.cold-start-p95", "500ms");
     Path py = UPSTREAM.resolve("clients/python/agentic-sandbox-client");
-    app = App.demo(settings,
-        List.of(UPSTREAM.resolve("olm/config/samples"), py.resolve("python-sandbox-template.yaml"),
-            py.resolve("python-sandbox-warmpool.yaml"), UPSTREAM.resolve("examples/aider-sandbox"), bad),
-        Map.of("SANDBOX_TEMPLATE_NAME", "python-sandbox-template", "SANDBOX_WARMPOOL_NAME", "python-sdk-warmpool",
-            "SANDBOX_NAMESPACE", "default"),
-        applyErrors::add);
+    app =
+        App.demo(
+            settings,
+            List.of(
+                UPSTREAM.resolve("olm/config/samples"),
+                py.resolve("python-sandbox-template.yaml"),
+                py.resolve("python-sandbox-warmpool.yaml"),
+                UPSTREAM.resolve("examples/aider-sandbox"),
+                bad),
+            Map.of(
+                "SANDBOX_TEMPLATE_NAME",
+                "python-sandbox-template",
+                "SANDBOX_WARMPOOL_NAME",
+                "python-sdk-warmpool",
+                "SANDBOX_NAMESPACE",
+                "default"),
+            applyErrors::add);
     Demo.awaitReady(app);
   }
 
@@ -79,25 +93,42 @@ class ApplyUpstreamE2E {
 
   @Test
   void upstreamTemplatesAppearWithTheirSlis() {
-    await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
-      JsonNode items = Http.get(api("/api/v1/templates")).json().get("items");
-      JsonNode example = MainJobE2E.template(items, "default/example-template");
-      assertEquals(List.of("example-warmpool", "extra-pool"), names(example.get("pools")));
-      // the sample claim example-claim is served by example-warmpool: warm when its member was
-      // Ready first, cold when the claim won the race with the pool's first member (applied together)
-      JsonNode h = example.get("windows").get("1h");
-      assertEquals(1, h.get("warmLaunches").asLong() + h.get("coldLaunches").asLong(), h.toString());
-      assertEquals((double) h.get("warmLaunches").asLong(), h.get("warmHitRatio").asDouble());
-      JsonNode ah = MainJobE2E.template(items, "default/aider-browser-template").get("windows").get("1h");
-      assertEquals(1, ah.get("warmLaunches").asLong() + ah.get("coldLaunches").asLong(), ah.toString());
-      JsonNode python = MainJobE2E.template(items, "default/python-sandbox-template");
-      assertEquals(List.of("python-sdk-warmpool"), names(python.get("pools")));
-      assertEquals(0, python.get("pool").get("replicas").asInt());
-      assertTrue(python.get("pool").get("readyFraction").isNull(), "replicas: 0 has no ready fraction");
-      assertTrue(python.get("windows").get("5m").get("warmHitRatio").isNull(), "no claims: no data");
-      // the demo templates are still there
-      MainJobE2E.template(items, "demo/python-runtime");
-    });
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .untilAsserted(
+            () -> {
+              JsonNode items = Http.get(api("/api/v1/templates")).json().get("items");
+              JsonNode example = MainJobE2E.template(items, "default/example-template");
+              assertEquals(List.of("example-warmpool", "extra-pool"), names(example.get("pools")));
+              // the sample claim example-claim is served by example-warmpool: warm when its member
+              // was
+              // Ready first, cold when the claim won the race with the pool's first member (applied
+              // together)
+              JsonNode h = example.get("windows").get("1h");
+              assertEquals(
+                  1, h.get("warmLaunches").asLong() + h.get("coldLaunches").asLong(), h.toString());
+              assertEquals(
+                  (double) h.get("warmLaunches").asLong(), h.get("warmHitRatio").asDouble());
+              JsonNode ah =
+                  MainJobE2E.template(items, "default/aider-browser-template")
+                      .get("windows")
+                      .get("1h");
+              assertEquals(
+                  1,
+                  ah.get("warmLaunches").asLong() + ah.get("coldLaunches").asLong(),
+                  ah.toString());
+              JsonNode python = MainJobE2E.template(items, "default/python-sandbox-template");
+              assertEquals(List.of("python-sdk-warmpool"), names(python.get("pools")));
+              assertEquals(0, python.get("pool").get("replicas").asInt());
+              assertTrue(
+                  python.get("pool").get("readyFraction").isNull(),
+                  "replicas: 0 has no ready fraction");
+              assertTrue(
+                  python.get("windows").get("5m").get("warmHitRatio").isNull(),
+                  "no claims: no data");
+              // the demo templates are still there
+              MainJobE2E.template(items, "demo/python-runtime");
+            });
   }
 
   private static List<String> names(JsonNode arr) {
@@ -109,7 +140,9 @@ class ApplyUpstreamE2E {
   @Test
   void badDocumentsGiveOneLineErrorsAndLoseNothing() {
     assertEquals(2, applyErrors.size(), applyErrors.toString());
-    assertTrue(applyErrors.get(0).contains("SandboxClaim default/no-pool: spec.warmPoolRef.name: missing"), applyErrors.get(0));
+    assertTrue(
+        applyErrors.get(0).contains("SandboxClaim default/no-pool: spec.warmPoolRef.name: missing"),
+        applyErrors.get(0));
     assertTrue(applyErrors.get(1).contains("unknown kind 'Frobnicator'"), applyErrors.get(1));
     for (String e : applyErrors) {
       assertTrue(e.startsWith("file " + dir.resolve("bad.yaml")), e);
@@ -128,18 +161,38 @@ class ApplyUpstreamE2E {
   void cliRejectsBadInputInOneLine() {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = Main.run(new PrintWriter(out), new PrintWriter(err), "demo", "--apply", dir.resolve("missing.yaml").toString());
+    int code =
+        Main.run(
+            new PrintWriter(out),
+            new PrintWriter(err),
+            "demo",
+            "--apply",
+            dir.resolve("missing.yaml").toString());
     assertEquals(2, code);
-    assertEquals("sandbox-slo: --apply " + dir.resolve("missing.yaml") + ": no such file or directory\n", err.toString());
+    assertEquals(
+        "sandbox-slo: --apply " + dir.resolve("missing.yaml") + ": no such file or directory\n",
+        err.toString());
     err.getBuffer().setLength(0);
-    assertEquals(2, Main.run(new PrintWriter(out), new PrintWriter(err), "demo", "--set", "sloconsole.http.prot=1"));
-    assertTrue(err.toString().startsWith("sandbox-slo: unknown configuration key sloconsole.http.prot"), err.toString());
+    assertEquals(
+        2,
+        Main.run(
+            new PrintWriter(out), new PrintWriter(err), "demo", "--set", "sloconsole.http.prot=1"));
+    assertTrue(
+        err.toString().startsWith("sandbox-slo: unknown configuration key sloconsole.http.prot"),
+        err.toString());
     assertEquals(1, err.toString().split("\n").length);
     err.getBuffer().setLength(0);
-    assertEquals(2, Main.run(new PrintWriter(out), new PrintWriter(err), "demo", "--set", "sloconsole.bogus.x=1"));
-    assertTrue(err.toString().startsWith("sandbox-slo: --set: unknown configuration key sloconsole.bogus.x"), err.toString());
+    assertEquals(
+        2,
+        Main.run(
+            new PrintWriter(out), new PrintWriter(err), "demo", "--set", "sloconsole.bogus.x=1"));
+    assertTrue(
+        err.toString()
+            .startsWith("sandbox-slo: --set: unknown configuration key sloconsole.bogus.x"),
+        err.toString());
     err.getBuffer().setLength(0);
     assertEquals(2, Main.run(new PrintWriter(out), new PrintWriter(err), "demo", "--frobnicate"));
-    assertTrue(err.toString().startsWith("sandbox-slo: Unknown option: '--frobnicate'"), err.toString());
+    assertTrue(
+        err.toString().startsWith("sandbox-slo: Unknown option: '--frobnicate'"), err.toString());
   }
 }

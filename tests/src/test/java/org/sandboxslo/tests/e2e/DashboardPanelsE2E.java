@@ -25,8 +25,8 @@ import org.sandboxslo.console.app.App;
 /**
  * Every Grafana panel query returns data: a real Prometheus scrapes the demo console and
  * controller-lite (the upstream metric names), loads every rules file under {@code alerts/}
- * (hand-written and generated), and each panel's PromQL — with the dashboard variables set to
- * "all" — must return a non-empty result once the demo incidents have run for a while.
+ * (hand-written and generated), and each panel's PromQL — with the dashboard variables set to "all"
+ * — must return a non-empty result once the demo incidents have run for a while.
  */
 class DashboardPanelsE2E {
   @TempDir static Path dir;
@@ -60,9 +60,10 @@ class DashboardPanelsE2E {
       for (JsonNode t : p.path("targets")) {
         String expr = t.path("expr").asText("");
         if (!expr.isBlank()) {
-          out.put(file + " / " + p.path("title").asText() + " #" + (i++), expr
-              .replace("$__rate_interval", "1m")
-              .replaceAll("\\$\\{?(namespace|template|pool|slo)\\}?", ".*"));
+          out.put(
+              file + " / " + p.path("title").asText() + " #" + (i++),
+              expr.replace("$__rate_interval", "1m")
+                  .replaceAll("\\$\\{?(namespace|template|pool|slo)\\}?", ".*"));
         }
       }
     }
@@ -77,10 +78,13 @@ class DashboardPanelsE2E {
   @Test
   void everyPanelReturnsData() throws Exception {
     Path prometheus = Path.of("/usr/bin/prometheus");
-    Assumptions.assumeTrue(Files.isExecutable(prometheus) || System.getenv("CI") != null, "needs /usr/bin/prometheus");
+    Assumptions.assumeTrue(
+        Files.isExecutable(prometheus) || System.getenv("CI") != null, "needs /usr/bin/prometheus");
     Path repo = repo();
     Map<String, String> queries = panelQueries(repo.resolve("dashboards"));
-    assertTrue(queries.size() >= 40, "expected the dashboards' ~48 panel queries, found " + queries.size());
+    assertTrue(
+        queries.size() >= 40,
+        "expected the dashboards' ~48 panel queries, found " + queries.size());
     List<String> rules = new ArrayList<>();
     try (Stream<Path> s = Files.walk(repo.resolve("alerts"))) {
       s.filter(p -> p.toString().endsWith(".rules.yml")).forEach(p -> rules.add("'" + p + "'"));
@@ -100,49 +104,72 @@ class DashboardPanelsE2E {
     settings.put("sloconsole.controller.resume-failure-probability", "0.3");
     settings.put("sloconsole.app.scenario", "incidents");
     settings.put("sloconsole.app.scenario-start", "5s");
-    try (App app = App.demo(settings, List.of(), Map.of(), e -> { })) {
+    try (App app = App.demo(settings, List.of(), Map.of(), e -> {})) {
       Demo.awaitReady(app);
       URI controller = URI.create(app.controller().metrics().url());
       int port = freePort();
       Path config = dir.resolve("prometheus.yml");
-      Files.writeString(config, String.join("\n",
-          "global: {scrape_interval: 2s, evaluation_interval: 2s}",
-          "rule_files: [" + String.join(", ", rules) + "]",
-          "scrape_configs:",
-          "  - job_name: sandbox-slo-console",
-          "    honor_labels: true",
-          "    static_configs: [{targets: ['127.0.0.1:" + app.managementPort() + "']}]",
-          "  - job_name: agent-sandbox-controller",
-          "    metrics_path: " + controller.getPath(),
-          "    static_configs: [{targets: ['" + controller.getHost() + ":" + controller.getPort() + "']}]",
-          ""));
-      Process prom = new ProcessBuilder(prometheus.toString(), "--config.file=" + config,
-          "--storage.tsdb.path=" + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + port,
-          "--web.external-url=http://127.0.0.1:" + port)
-          .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+      Files.writeString(
+          config,
+          String.join(
+              "\n",
+              "global: {scrape_interval: 2s, evaluation_interval: 2s}",
+              "rule_files: [" + String.join(", ", rules) + "]",
+              "scrape_configs:",
+              "  - job_name: sandbox-slo-console",
+              "    honor_labels: true",
+              "    static_configs: [{targets: ['127.0.0.1:" + app.managementPort() + "']}]",
+              "  - job_name: agent-sandbox-controller",
+              "    metrics_path: " + controller.getPath(),
+              "    static_configs: [{targets: ['"
+                  + controller.getHost()
+                  + ":"
+                  + controller.getPort()
+                  + "']}]",
+              ""));
+      Process prom =
+          new ProcessBuilder(
+                  prometheus.toString(),
+                  "--config.file=" + config,
+                  "--storage.tsdb.path=" + dir.resolve("tsdb"),
+                  "--web.listen-address=127.0.0.1:" + port,
+                  "--web.external-url=http://127.0.0.1:" + port)
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("prometheus.log").toFile())
+              .start();
       try {
         String base = "http://127.0.0.1:" + port;
-        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
-          JsonNode t = Http.get(base + "/api/v1/targets").json().path("data").path("activeTargets");
-          long up = 0;
-          for (JsonNode x : t) {
-            up += "up".equals(x.path("health").asText()) ? 1 : 0;
-          }
-          return up == 2;
-        });
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .ignoreExceptions()
+            .until(
+                () -> {
+                  JsonNode t =
+                      Http.get(base + "/api/v1/targets").json().path("data").path("activeTargets");
+                  long up = 0;
+                  for (JsonNode x : t) {
+                    up += "up".equals(x.path("health").asText()) ? 1 : 0;
+                  }
+                  return up == 2;
+                });
         Map<String, String> missing = new TreeMap<>(queries);
         try {
-          await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(5)).until(() -> {
-            missing.entrySet().removeIf(e -> hasData(base, e.getValue()));
-            return missing.isEmpty();
-          });
+          await()
+              .atMost(Duration.ofMinutes(5))
+              .pollInterval(Duration.ofSeconds(5))
+              .until(
+                  () -> {
+                    missing.entrySet().removeIf(e -> hasData(base, e.getValue()));
+                    return missing.isEmpty();
+                  });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
           StringBuilder sb = new StringBuilder("panels without data after 5 minutes:\n");
           missing.forEach((k, v) -> sb.append("  ").append(k).append(": ").append(v).append('\n'));
           throw new AssertionError(sb.toString());
         }
       } catch (AssertionError | org.awaitility.core.ConditionTimeoutException e) {
-        throw new AssertionError(e.getMessage() + "\nprometheus log (tail):\n" + tail(dir.resolve("prometheus.log")), e);
+        throw new AssertionError(
+            e.getMessage() + "\nprometheus log (tail):\n" + tail(dir.resolve("prometheus.log")), e);
       } finally {
         prom.destroy();
         prom.waitFor();
@@ -156,7 +183,8 @@ class DashboardPanelsE2E {
   }
 
   static boolean hasData(String base, String expr) {
-    Http.Response r = Http.get(base + "/api/v1/query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8));
+    Http.Response r =
+        Http.get(base + "/api/v1/query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8));
     if (r.status() != 200) {
       throw new AssertionError("query failed (" + r.status() + "): " + expr + "\n" + r.body());
     }

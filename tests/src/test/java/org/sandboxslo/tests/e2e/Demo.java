@@ -12,7 +12,9 @@ import org.sandboxslo.console.app.App;
 final class Demo {
   private Demo() {}
 
-  /** Free ports, the embedded PostgreSQL under {@code dir}; callers add load and controller keys. */
+  /**
+   * Free ports, the embedded PostgreSQL under {@code dir}; callers add load and controller keys.
+   */
   static Map<String, String> settings(Path dir) {
     Map<String, String> s = new HashMap<>();
     s.put("sloconsole.http.port", "0");
@@ -32,6 +34,8 @@ final class Demo {
 
   /** Waits until {@code /readyz} answers 200 (informers synced, first snapshot computed). */
   static void awaitReady(App app) {
-    await().atMost(Duration.ofSeconds(60)).until(() -> Http.get(mgmt(app, "/readyz")).status() == 200);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> Http.get(mgmt(app, "/readyz")).status() == 200);
   }
 }

@@ -29,7 +29,10 @@ final class GroundTruthFile {
         continue;
       }
       JsonNode n = Http.JSON.readTree(line);
-      PerTemplate t = out.computeIfAbsent(n.get("namespace").asText() + "/" + n.get("template").asText(), k -> new PerTemplate());
+      PerTemplate t =
+          out.computeIfAbsent(
+              n.get("namespace").asText() + "/" + n.get("template").asText(),
+              k -> new PerTemplate());
       double ms = n.get("latencyMs").asDouble();
       t.allMs.add(ms);
       if ("warm".equals(n.get("launchType").asText())) {

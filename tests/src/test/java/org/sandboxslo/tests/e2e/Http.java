@@ -11,7 +11,8 @@ import java.time.Duration;
 
 /** A tiny HTTP/JSON client for the end-to-end suites. */
 final class Http {
-  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   static final ObjectMapper JSON = new ObjectMapper();
 
   private Http() {}
@@ -28,8 +29,10 @@ final class Http {
 
   static Response get(String url) {
     try {
-      HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          CLIENT.send(
+              HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+              HttpResponse.BodyHandlers.ofString());
       return new Response(r.statusCode(), r.body());
     } catch (IOException e) {
       throw new AssertionError("GET " + url + " failed: " + e, e);

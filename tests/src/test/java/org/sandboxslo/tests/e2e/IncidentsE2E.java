@@ -40,7 +40,7 @@ class IncidentsE2E {
     s.put("sloconsole.controller.resume-p95", "600ms");
     s.put("sloconsole.app.scenario", "incidents");
     s.put("sloconsole.app.scenario-start", "10s");
-    app = App.demo(s, List.of(), Map.of(), e -> { });
+    app = App.demo(s, List.of(), Map.of(), e -> {});
   }
 
   @AfterAll
@@ -56,22 +56,38 @@ class IncidentsE2E {
 
   @Test
   void incidentsAreDiagnosedWhileTheyHappen() {
-    await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
-      JsonNode stale = Http.get(api("/api/v1/findings?kind=StalePoolMembers")).json().get("items");
-      assertEquals(1, stale.size(), stale.toString());
-      assertEquals("SandboxWarmPool demo/legacy-tools-pool", stale.get(0).get("subject").asText());
-      assertEquals("PacedRecreate", stale.get(0).get("proposals").get(0).get("action").asText());
-    });
-    await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
-      long attempts = 0;
-      for (JsonNode t : Http.get(api("/api/v1/templates")).json().get("items")) {
-        attempts += t.get("windows").get("5m").get("resume").get("attempts").asLong();
-      }
-      assertTrue(attempts >= 1, "no resume ended yet");
-      String m = Http.get(Demo.mgmt(app, "/metrics")).body();
-      assertTrue(m.contains("sandbox_slo_expired_claims{kind=\"retained_expired\",namespace=\"demo\"}"), "no retained claims yet");
-      assertTrue(m.contains("agent_sandbox_resume_total{namespace=\"demo\",result=\"success\""), m);
-    });
-    assertTrue(app.incidents().log().stream().anyMatch(l -> l.contains("legacy-tools image")), app.incidents().log().toString());
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .untilAsserted(
+            () -> {
+              JsonNode stale =
+                  Http.get(api("/api/v1/findings?kind=StalePoolMembers")).json().get("items");
+              assertEquals(1, stale.size(), stale.toString());
+              assertEquals(
+                  "SandboxWarmPool demo/legacy-tools-pool", stale.get(0).get("subject").asText());
+              assertEquals(
+                  "PacedRecreate", stale.get(0).get("proposals").get(0).get("action").asText());
+            });
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .untilAsserted(
+            () -> {
+              long attempts = 0;
+              for (JsonNode t : Http.get(api("/api/v1/templates")).json().get("items")) {
+                attempts += t.get("windows").get("5m").get("resume").get("attempts").asLong();
+              }
+              assertTrue(attempts >= 1, "no resume ended yet");
+              String m = Http.get(Demo.mgmt(app, "/metrics")).body();
+              assertTrue(
+                  m.contains(
+                      "sandbox_slo_expired_claims{kind=\"retained_expired\",namespace=\"demo\"}"),
+                  "no retained claims yet");
+              assertTrue(
+                  m.contains("agent_sandbox_resume_total{namespace=\"demo\",result=\"success\""),
+                  m);
+            });
+    assertTrue(
+        app.incidents().log().stream().anyMatch(l -> l.contains("legacy-tools image")),
+        app.incidents().log().toString());
   }
 }

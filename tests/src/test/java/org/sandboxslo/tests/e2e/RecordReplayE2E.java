@@ -17,7 +17,9 @@ import org.sandboxslo.console.app.ReplayResult;
 import org.sandboxslo.console.app.Replayer;
 import org.sandboxslo.engine.sli.SliSnapshot;
 
-/** {@code --record FILE} writes what the console saw; {@code replay FILE} later gives the same SLIs. */
+/**
+ * {@code --record FILE} writes what the console saw; {@code replay FILE} later gives the same SLIs.
+ */
 class RecordReplayE2E {
   @TempDir static Path dir;
 
@@ -34,18 +36,28 @@ class RecordReplayE2E {
     s.put("sloconsole.controller.cold-start-p50", "300ms");
     s.put("sloconsole.controller.cold-start-p95", "800ms");
     JsonNode live;
-    try (App app = App.demo(s, List.of(), Map.of(), e -> { })) {
+    try (App app = App.demo(s, List.of(), Map.of(), e -> {})) {
       Demo.awaitReady(app);
-      await().atMost(Duration.ofSeconds(180)).until(() -> app.load().current() != null
-          && app.load().current().awaitDone(Duration.ofMillis(10)));
+      await()
+          .atMost(Duration.ofSeconds(180))
+          .until(
+              () ->
+                  app.load().current() != null
+                      && app.load().current().awaitDone(Duration.ofMillis(10)));
       long ready = app.load().current().summary().ready();
-      await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
-        long n = 0;
-        for (JsonNode t : Http.get(Demo.api(app, "/api/v1/templates")).json().get("items")) {
-          n += t.get("totals").get("warmLaunches").asLong() + t.get("totals").get("coldLaunches").asLong();
-        }
-        assertEquals(ready, n);
-      });
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .untilAsserted(
+              () -> {
+                long n = 0;
+                for (JsonNode t :
+                    Http.get(Demo.api(app, "/api/v1/templates")).json().get("items")) {
+                  n +=
+                      t.get("totals").get("warmLaunches").asLong()
+                          + t.get("totals").get("coldLaunches").asLong();
+                }
+                assertEquals(ready, n);
+              });
       live = Http.get(Demo.api(app, "/api/v1/templates")).json().get("items");
     }
     assertTrue(Files.size(recording) > 0);
@@ -53,10 +65,16 @@ class RecordReplayE2E {
     assertEquals(List.of(), r.skipped());
     for (JsonNode t : live) {
       String name = t.get("name").asText();
-      SliSnapshot replayed = r.snapshot().templates().stream().filter(x -> x.key().name().equals(name)).findFirst().orElseThrow();
+      SliSnapshot replayed =
+          r.snapshot().templates().stream()
+              .filter(x -> x.key().name().equals(name))
+              .findFirst()
+              .orElseThrow();
       JsonNode h = t.get("windows").get("1h");
-      assertEquals(h.get("warmLaunches").asLong(), replayed.windows().get(1).warmLaunches(), name + " warm");
-      assertEquals(h.get("coldLaunches").asLong(), replayed.windows().get(1).coldLaunches(), name + " cold");
+      assertEquals(
+          h.get("warmLaunches").asLong(), replayed.windows().get(1).warmLaunches(), name + " warm");
+      assertEquals(
+          h.get("coldLaunches").asLong(), replayed.windows().get(1).coldLaunches(), name + " cold");
     }
   }
 }

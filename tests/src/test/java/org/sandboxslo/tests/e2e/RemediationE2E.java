@@ -10,6 +10,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.sqlclient.Pool;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,6 +23,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,11 +44,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.sqlclient.Pool;
-import java.time.Clock;
 import org.sandboxslo.console.FindingState;
 import org.sandboxslo.console.app.App;
 import org.sandboxslo.console.remediation.AuditEntry;
@@ -51,18 +51,18 @@ import org.sandboxslo.console.remediation.RemediationConfig;
 import org.sandboxslo.console.remediation.RemediationFleet;
 import org.sandboxslo.console.remediation.RemediationService;
 import org.sandboxslo.console.remediation.RemediationStore;
-import org.sandboxslo.engine.model.ObjectRef;
-import org.sandboxslo.engine.remediation.PoolState;
 import org.sandboxslo.controller.api.Resources;
 import org.sandboxslo.engine.model.Kind;
+import org.sandboxslo.engine.model.ObjectRef;
+import org.sandboxslo.engine.remediation.PoolState;
 import org.sandboxslo.engine.upstream.Labels;
 
 /**
- * The stale-template incident end to end on embedded defaults (no load): a claim adopts one
- * member of demo/python-runtime-pool, the template image changes under OnReplenish, the engine
- * reports StalePoolMembers, and its PacedRecreate plan is planned, refused when it must be,
- * approved by a second person, executed and audited. A second pool shows that a failing audit
- * write stops the change, and that a new service on the same database resumes the plan.
+ * The stale-template incident end to end on embedded defaults (no load): a claim adopts one member
+ * of demo/python-runtime-pool, the template image changes under OnReplenish, the engine reports
+ * StalePoolMembers, and its PacedRecreate plan is planned, refused when it must be, approved by a
+ * second person, executed and audited. A second pool shows that a failing audit write stops the
+ * change, and that a new service on the same database resumes the plan.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -73,7 +73,8 @@ class RemediationE2E {
   static final String ALICE = "token-alice";
   static final String BOB = "token-bob";
   static final String CAROL = "token-carol";
-  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @TempDir static Path dir;
   App app;
@@ -89,8 +90,15 @@ class RemediationE2E {
     s.put("sloconsole.controller.cold-start-p50", "300ms");
     s.put("sloconsole.controller.cold-start-p95", "800ms");
     s.put("sloconsole.remediation.poll-interval", "200ms");
-    s.put("sloconsole.auth.tokens",
-        "alice:" + ALICE + ":operator+approver,bob:" + BOB + ":approver:demo+viewer,carol:" + CAROL + ":viewer");
+    s.put(
+        "sloconsole.auth.tokens",
+        "alice:"
+            + ALICE
+            + ":operator+approver,bob:"
+            + BOB
+            + ":approver:demo+viewer,carol:"
+            + CAROL
+            + ":viewer");
     List<String> errors = new ArrayList<>();
     app = App.demo(s, List.of(), Map.of(), errors::add);
     assertEquals(List.of(), errors);
@@ -114,8 +122,11 @@ class RemediationE2E {
   }
 
   static Http.Response post(String url, String token, String body, String idempotencyKey) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
-        .POST(HttpRequest.BodyPublishers.ofString(body == null ? "" : body)).header("Content-Type", "application/json");
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(20))
+            .POST(HttpRequest.BodyPublishers.ofString(body == null ? "" : body))
+            .header("Content-Type", "application/json");
     if (token != null) {
       b.header("Authorization", "Bearer " + token);
     }
@@ -126,8 +137,11 @@ class RemediationE2E {
   }
 
   static Http.Response get(String url, String token) {
-    return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-        .header("Authorization", "Bearer " + token).build());
+    return send(
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(10))
+            .header("Authorization", "Bearer " + token)
+            .build());
   }
 
   static Http.Response send(HttpRequest r) {
@@ -152,27 +166,43 @@ class RemediationE2E {
   }
 
   static String image(GenericKubernetesResource s) {
-    Map<String, Object> c = (Map<String, Object>) Resources.list(
-        Resources.map(Resources.map(Resources.spec(s), "podTemplate"), "spec"), "containers").get(0);
+    Map<String, Object> c =
+        (Map<String, Object>)
+            Resources.list(
+                    Resources.map(Resources.map(Resources.spec(s), "podTemplate"), "spec"),
+                    "containers")
+                .get(0);
     return (String) c.get("image");
   }
 
   /** Ready members owned by the pool (controller ownerReference), not deleting. */
   List<GenericKubernetesResource> readyMembers(String pool) {
-    return sandboxes().stream().filter(s -> ownedBy(s, "SandboxWarmPool", pool)
-        && s.getMetadata().getDeletionTimestamp() == null && Resources.isTrue(s, "Ready")).toList();
+    return sandboxes().stream()
+        .filter(
+            s ->
+                ownedBy(s, "SandboxWarmPool", pool)
+                    && s.getMetadata().getDeletionTimestamp() == null
+                    && Resources.isTrue(s, "Ready"))
+        .toList();
   }
 
   Set<String> memberUids(String pool) {
     Set<String> out = new TreeSet<>();
-    sandboxes().stream().filter(s -> ownedBy(s, "SandboxWarmPool", pool)).forEach(s -> out.add(s.getMetadata().getUid()));
+    sandboxes().stream()
+        .filter(s -> ownedBy(s, "SandboxWarmPool", pool))
+        .forEach(s -> out.add(s.getMetadata().getUid()));
     return out;
   }
 
   void setImage(String template, String image) {
-    GenericKubernetesResource t = Resources.ops(app.client(), Kind.SANDBOX_TEMPLATE).inNamespace(NS).withName(template).get();
-    Map<String, Object> c = (Map<String, Object>) Resources.list(
-        Resources.map(Resources.map(Resources.spec(t), "podTemplate"), "spec"), "containers").get(0);
+    GenericKubernetesResource t =
+        Resources.ops(app.client(), Kind.SANDBOX_TEMPLATE).inNamespace(NS).withName(template).get();
+    Map<String, Object> c =
+        (Map<String, Object>)
+            Resources.list(
+                    Resources.map(Resources.map(Resources.spec(t), "podTemplate"), "spec"),
+                    "containers")
+                .get(0);
     c.put("image", image);
     Resources.ops(app.client(), Kind.SANDBOX_TEMPLATE).inNamespace(NS).resource(t).update();
   }
@@ -183,11 +213,21 @@ class RemediationE2E {
     c.getMetadata().setName(name);
     c.setAdditionalProperty("spec", Map.of("warmPoolRef", Map.of("name", pool)));
     Resources.ops(app.client(), Kind.SANDBOX_CLAIM).inNamespace(NS).resource(c).create();
-    await().atMost(Duration.ofSeconds(60)).until(() -> {
-      GenericKubernetesResource r = Resources.ops(app.client(), Kind.SANDBOX_CLAIM).inNamespace(NS).withName(name).get();
-      return r != null && Resources.isTrue(r, "Ready") && Resources.annotation(r, Labels.SANDBOX_NAME) != null;
-    });
-    return Resources.annotation(Resources.ops(app.client(), Kind.SANDBOX_CLAIM).inNamespace(NS).withName(name).get(),
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> {
+              GenericKubernetesResource r =
+                  Resources.ops(app.client(), Kind.SANDBOX_CLAIM)
+                      .inNamespace(NS)
+                      .withName(name)
+                      .get();
+              return r != null
+                  && Resources.isTrue(r, "Ready")
+                  && Resources.annotation(r, Labels.SANDBOX_NAME) != null;
+            });
+    return Resources.annotation(
+        Resources.ops(app.client(), Kind.SANDBOX_CLAIM).inNamespace(NS).withName(name).get(),
         Labels.SANDBOX_NAME);
   }
 
@@ -208,8 +248,12 @@ class RemediationE2E {
     await().atMost(Duration.ofSeconds(60)).until(() -> findingFor(pool) != null);
     JsonNode f = findingFor(pool);
     assertEquals("PacedRecreate", f.get("proposals").get(0).get("action").asText());
-    ObjectNode body = Http.JSON.createObjectNode().put("action", "PacedRecreate").put("subject", NS + "/" + pool)
-        .put("reason", f.get("explanation").asText());
+    ObjectNode body =
+        Http.JSON
+            .createObjectNode()
+            .put("action", "PacedRecreate")
+            .put("subject", NS + "/" + pool)
+            .put("reason", f.get("explanation").asText());
     body.putObject("params");
     Http.Response r = post(api("/api/v1/plans"), ALICE, body.toString(), null);
     assertEquals(201, r.status(), r.body());
@@ -223,15 +267,20 @@ class RemediationE2E {
   }
 
   static long count(List<JsonNode> rows, String what, String resultPrefix) {
-    return rows.stream().filter(r -> r.get("what").asText().equals(what)
-        && r.get("result").asText().startsWith(resultPrefix)).count();
+    return rows.stream()
+        .filter(
+            r ->
+                r.get("what").asText().equals(what)
+                    && r.get("result").asText().startsWith(resultPrefix))
+        .count();
   }
 
   @Test
   @Order(1)
   void staleTemplateIncidentIsPlannedApprovedExecutedPacedAndAudited() throws Exception {
     String claimed = claim("e2e-claim-1", POOL);
-    GenericKubernetesResource claimedBefore = Resources.ops(app.client(), Kind.SANDBOX).inNamespace(NS).withName(claimed).get();
+    GenericKubernetesResource claimedBefore =
+        Resources.ops(app.client(), Kind.SANDBOX).inNamespace(NS).withName(claimed).get();
     String oldImage = image(claimedBefore);
     await().atMost(Duration.ofSeconds(90)).until(() -> readyMembers(POOL).size() == 8);
     setImage("python-runtime", NEW_IMAGE);
@@ -246,12 +295,16 @@ class RemediationE2E {
     assertEquals(0.75, dry.get("floorFraction").asDouble(), 0.0);
     assertEquals(4, dry.get("batches").size());
     Set<String> planned = new TreeSet<>();
-    dry.get("batches").forEach(b -> {
-      assertEquals(2, b.size());
-      b.forEach(n -> planned.add(n.asText()));
-    });
+    dry.get("batches")
+        .forEach(
+            b -> {
+              assertEquals(2, b.size());
+              b.forEach(n -> planned.add(n.asText()));
+            });
     Set<String> membersNow = new TreeSet<>();
-    sandboxes().stream().filter(s -> ownedBy(s, "SandboxWarmPool", POOL)).forEach(s -> membersNow.add(s.getMetadata().getName()));
+    sandboxes().stream()
+        .filter(s -> ownedBy(s, "SandboxWarmPool", POOL))
+        .forEach(s -> membersNow.add(s.getMetadata().getName()));
     assertEquals(membersNow, planned);
     assertFalse(planned.contains(claimed));
     assertEquals(claimed + " (claim e2e-claim-1)", dry.get("untouched").get(0).asText());
@@ -259,16 +312,20 @@ class RemediationE2E {
     assertEquals(0, dry.get("predicted").get("staleMembers").get("after").asInt());
     assertEquals(0.75, dry.get("predicted").get("minReadyFractionDuringRollout").asDouble(), 0.0);
 
-    // refusals change nothing: no approval yet; viewer approves; planner approves own destructive plan
+    // refusals change nothing: no approval yet; viewer approves; planner approves own destructive
+    // plan
     Set<String> uidsBefore = memberUids(POOL);
     Http.Response early = post(api("/api/v1/plans/" + id + "/execute"), ALICE, null, null);
     assertEquals(409, early.status(), early.body());
-    assertEquals("plan " + id + " is not approved; an approver must approve it before it can be executed",
+    assertEquals(
+        "plan " + id + " is not approved; an approver must approve it before it can be executed",
         early.json().get("reason").asText());
     Http.Response viewer = post(api("/api/v1/plans/" + id + "/approve"), CAROL, null, null);
     assertEquals(403, viewer.status(), viewer.body());
     assertEquals("role", viewer.json().get("field").asText());
-    assertTrue(viewer.json().get("reason").asText().contains("lacks role approver for namespace demo"), viewer.body());
+    assertTrue(
+        viewer.json().get("reason").asText().contains("lacks role approver for namespace demo"),
+        viewer.body());
     Http.Response self = post(api("/api/v1/plans/" + id + "/approve"), ALICE, null, null);
     assertEquals(403, self.status(), self.body());
     assertTrue(self.json().get("reason").asText().startsWith("two-person rule"), self.body());
@@ -278,21 +335,36 @@ class RemediationE2E {
     assertEquals(uidsBefore, memberUids(POOL));
     List<JsonNode> refusedRows = audit(id);
     assertEquals(1, count(refusedRows, "plan.create", "ok"));
-    assertEquals(3, refusedRows.stream().filter(r -> r.get("result").asText().startsWith("refused: ")).count());
+    assertEquals(
+        3,
+        refusedRows.stream().filter(r -> r.get("result").asText().startsWith("refused: ")).count());
     assertEquals(0, count(refusedRows, "step.before", ""));
     assertEquals(0, count(refusedRows, "plan.approve", "ok"));
 
     // bad input is a 400 naming the field
-    Http.Response bad = post(api("/api/v1/plans"), ALICE, "{\"action\":\"Nuke\",\"subject\":\"demo/x\",\"reason\":\"r\"}", null);
+    Http.Response bad =
+        post(
+            api("/api/v1/plans"),
+            ALICE,
+            "{\"action\":\"Nuke\",\"subject\":\"demo/x\",\"reason\":\"r\"}",
+            null);
     assertEquals(400, bad.status());
     assertEquals("action", bad.json().get("field").asText());
-    Http.Response badSubject = post(api("/api/v1/plans"), ALICE,
-        "{\"action\":\"PacedRecreate\",\"subject\":\"demo/nope\",\"reason\":\"r\"}", null);
+    Http.Response badSubject =
+        post(
+            api("/api/v1/plans"),
+            ALICE,
+            "{\"action\":\"PacedRecreate\",\"subject\":\"demo/nope\",\"reason\":\"r\"}",
+            null);
     assertEquals(400, badSubject.status());
     assertEquals("subject", badSubject.json().get("field").asText());
     assertEquals("no SandboxWarmPool demo/nope is known", badSubject.json().get("reason").asText());
-    Http.Response badParams = post(api("/api/v1/plans"), ALICE,
-        "{\"action\":\"ScalePool\",\"subject\":\"demo/python-runtime-pool\",\"params\":{\"replicas\":-1},\"reason\":\"r\"}", null);
+    Http.Response badParams =
+        post(
+            api("/api/v1/plans"),
+            ALICE,
+            "{\"action\":\"ScalePool\",\"subject\":\"demo/python-runtime-pool\",\"params\":{\"replicas\":-1},\"reason\":\"r\"}",
+            null);
     assertEquals(400, badParams.status());
     assertEquals("params.replicas", badParams.json().get("field").asText());
 
@@ -305,11 +377,16 @@ class RemediationE2E {
     AtomicInteger minReady = new AtomicInteger(Integer.MAX_VALUE);
     ConcurrentLinkedQueue<Integer> currentTemplateReady = new ConcurrentLinkedQueue<>();
     ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-    sampler.scheduleAtFixedRate(() -> {
-      List<GenericKubernetesResource> ready = readyMembers(POOL);
-      minReady.accumulateAndGet(ready.size(), Math::min);
-      currentTemplateReady.add((int) ready.stream().filter(s -> NEW_IMAGE.equals(image(s))).count());
-    }, 0, 50, TimeUnit.MILLISECONDS);
+    sampler.scheduleAtFixedRate(
+        () -> {
+          List<GenericKubernetesResource> ready = readyMembers(POOL);
+          minReady.accumulateAndGet(ready.size(), Math::min);
+          currentTemplateReady.add(
+              (int) ready.stream().filter(s -> NEW_IMAGE.equals(image(s))).count());
+        },
+        0,
+        50,
+        TimeUnit.MILLISECONDS);
     long t0 = System.nanoTime();
     Http.Response exec = post(api("/api/v1/plans/" + id + "/execute"), ALICE, null, "exec-1");
     assertEquals(200, exec.status(), exec.body());
@@ -317,13 +394,26 @@ class RemediationE2E {
     Http.Response dup = post(api("/api/v1/plans/" + id + "/execute"), ALICE, null, "exec-1");
     assertEquals(409, dup.status(), dup.body());
     assertTrue(dup.json().get("reason").asText().endsWith("nothing was done twice"), dup.body());
-    await().atMost(Duration.ofSeconds(60)).until(() ->
-        get(api("/api/v1/plans/" + id), CAROL).json().get("state").asText().equals("succeeded"));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                get(api("/api/v1/plans/" + id), CAROL)
+                    .json()
+                    .get("state")
+                    .asText()
+                    .equals("succeeded"));
     long rolloutMs = (System.nanoTime() - t0) / 1_000_000;
     sampler.shutdown();
     assertTrue(sampler.awaitTermination(5, TimeUnit.SECONDS));
-    System.out.println("paced Recreate of 8 members: " + rolloutMs + " ms, min Ready sampled " + minReady.get()
-        + " of 8 (" + currentTemplateReady.size() + " samples)");
+    System.out.println(
+        "paced Recreate of 8 members: "
+            + rolloutMs
+            + " ms, min Ready sampled "
+            + minReady.get()
+            + " of 8 ("
+            + currentTemplateReady.size()
+            + " samples)");
     assertTrue(minReady.get() >= 6, "Ready members dropped to " + minReady.get() + " < floor 6");
     // the current-template ready count only grows during the rollout
     List<Integer> fresh = new ArrayList<>(currentTemplateReady);
@@ -337,45 +427,72 @@ class RemediationE2E {
     // afterwards: no stale member, all members on the new image, claimed member untouched
     await().atMost(Duration.ofSeconds(90)).until(() -> readyMembers(POOL).size() == 8);
     readyMembers(POOL).forEach(m -> assertEquals(NEW_IMAGE, image(m)));
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertEquals(0,
-        Http.get(api("/api/v1/pools/" + NS + "/" + POOL)).json().get("pool").get("staleMembers").asInt()));
-    GenericKubernetesResource claimedAfter = Resources.ops(app.client(), Kind.SANDBOX).inNamespace(NS).withName(claimed).get();
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () ->
+                assertEquals(
+                    0,
+                    Http.get(api("/api/v1/pools/" + NS + "/" + POOL))
+                        .json()
+                        .get("pool")
+                        .get("staleMembers")
+                        .asInt()));
+    GenericKubernetesResource claimedAfter =
+        Resources.ops(app.client(), Kind.SANDBOX).inNamespace(NS).withName(claimed).get();
     assertNotNull(claimedAfter, "the claimed Sandbox was deleted");
     assertEquals(claimedBefore.getMetadata().getUid(), claimedAfter.getMetadata().getUid());
     assertTrue(ownedBy(claimedAfter, "SandboxClaim", "e2e-claim-1"));
     assertEquals(oldImage, image(claimedAfter));
     String next = claim("e2e-claim-2", POOL);
-    assertEquals(NEW_IMAGE, image(Resources.ops(app.client(), Kind.SANDBOX).inNamespace(NS).withName(next).get()));
+    assertEquals(
+        NEW_IMAGE,
+        image(Resources.ops(app.client(), Kind.SANDBOX).inNamespace(NS).withName(next).get()));
 
     // the audit log: plan, approval, execution, every step before and after, the end
     List<JsonNode> rows = audit(id);
     assertEquals(1, count(rows, "plan.create", "ok"));
     assertEquals(1, count(rows, "plan.approve", "ok"));
-    assertEquals("bob", rows.stream().filter(r -> r.get("what").asText().equals("plan.approve")
-        && r.get("result").asText().equals("ok")).findFirst().orElseThrow().get("actor").asText());
+    assertEquals(
+        "bob",
+        rows.stream()
+            .filter(
+                r ->
+                    r.get("what").asText().equals("plan.approve")
+                        && r.get("result").asText().equals("ok"))
+            .findFirst()
+            .orElseThrow()
+            .get("actor")
+            .asText());
     assertEquals(1, count(rows, "plan.execute", "ok"));
     assertEquals(8, count(rows, "step.before", "intent"));
     assertEquals(8, count(rows, "step.after", "ok"));
     assertEquals(1, count(rows, "plan.done", "succeeded"));
     for (String member : planned) {
-      List<JsonNode> steps = rows.stream().filter(r -> ("Sandbox demo/" + member).equals(r.get("object").asText())).toList();
+      List<JsonNode> steps =
+          rows.stream()
+              .filter(r -> ("Sandbox demo/" + member).equals(r.get("object").asText()))
+              .toList();
       assertEquals(2, steps.size(), member + ": " + steps);
       assertEquals("step.before", steps.get(0).get("what").asText());
       assertEquals("step.after", steps.get(1).get("what").asText());
       assertTrue(steps.get(0).get("seq").asLong() < steps.get(1).get("seq").asLong());
     }
-    assertFalse(rows.stream().anyMatch(r -> r.get("object").asText().equals("Sandbox demo/" + claimed)));
+    assertFalse(
+        rows.stream().anyMatch(r -> r.get("object").asText().equals("Sandbox demo/" + claimed)));
 
     // a duplicated execute of the finished plan: 409, nothing deleted, no new step rows
     Set<String> uidsAfter = memberUids(POOL);
     Http.Response again = post(api("/api/v1/plans/" + id + "/execute"), ALICE, null, null);
     assertEquals(409, again.status());
-    assertEquals("plan " + id + " is already succeeded (started by alice); nothing was done twice",
+    assertEquals(
+        "plan " + id + " is already succeeded (started by alice); nothing was done twice",
         again.json().get("reason").asText());
     List<JsonNode> rowsAfter = audit(id);
     assertEquals(8, count(rowsAfter, "step.before", ""));
     assertEquals(rows.size() + 1, rowsAfter.size());
-    assertTrue(rowsAfter.get(rowsAfter.size() - 1).get("result").asText().startsWith("refused: 409"));
+    assertTrue(
+        rowsAfter.get(rowsAfter.size() - 1).get("result").asText().startsWith("refused: 409"));
     assertEquals(uidsAfter, memberUids(POOL));
     // the audit filters
     assertTrue(get(api("/api/v1/audit?actor=bob"), CAROL).json().get("items").size() >= 1);
@@ -393,59 +510,95 @@ class RemediationE2E {
     assertEquals(200, post(api("/api/v1/plans/" + id + "/approve"), BOB, null, null).status());
     Set<String> before = memberUids(pool);
     String jdbc = app.storage().embedded().jdbcUrl();
-    try (Connection c = DriverManager.getConnection(jdbc, "postgres", ""); Statement st = c.createStatement()) {
-      st.execute("create function e2e_audit_down() returns trigger language plpgsql as $$ begin "
-          + "if new.what = 'step.before' then raise exception 'audit store down'; end if; return new; end $$");
-      st.execute("create trigger e2e_audit_down before insert on remediation_audit for each row "
-          + "execute function e2e_audit_down()");
+    try (Connection c = DriverManager.getConnection(jdbc, "postgres", "");
+        Statement st = c.createStatement()) {
+      st.execute(
+          "create function e2e_audit_down() returns trigger language plpgsql as $$ begin "
+              + "if new.what = 'step.before' then raise exception 'audit store down'; end if; return new; end $$");
+      st.execute(
+          "create trigger e2e_audit_down before insert on remediation_audit for each row "
+              + "execute function e2e_audit_down()");
     }
     assertEquals(200, post(api("/api/v1/plans/" + id + "/execute"), ALICE, null, null).status());
     // for 3 s (15 executor ticks) the step's audit write fails: no member is deleted
-    await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> memberUids(pool).equals(before));
+    await()
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> memberUids(pool).equals(before));
     assertEquals(0, count(audit(id), "step.before", ""));
     assertEquals(0, count(audit(id), "step.after", ""));
     assertEquals("executing", get(api("/api/v1/plans/" + id), CAROL).json().get("state").asText());
-    // the console stops while the step is blocked; a new service on the same database resumes the plan
+    // the console stops while the step is blocked; a new service on the same database resumes the
+    // plan
     RemediationService old = app.remediation();
     get(old.stop());
-    try (Connection c = DriverManager.getConnection(jdbc, "postgres", ""); Statement st = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(jdbc, "postgres", "");
+        Statement st = c.createStatement()) {
       st.execute("drop trigger e2e_audit_down on remediation_audit");
     }
     Vertx other = Vertx.vertx();
-    Pool db = PgBuilder.pool().connectingTo(app.storage().embedded().connectOptions()).using(other).build();
+    Pool db =
+        PgBuilder.pool()
+            .connectingTo(app.storage().embedded().connectOptions())
+            .using(other)
+            .build();
     RemediationStore store = new RemediationStore(db);
-    RemediationFleet fleet = new RemediationFleet() {
-      @Override
-      public PoolState pool(ObjectRef ref) {
-        return app.engine().call(e -> e.poolState(ref));
-      }
+    RemediationFleet fleet =
+        new RemediationFleet() {
+          @Override
+          public PoolState pool(ObjectRef ref) {
+            return app.engine().call(e -> e.poolState(ref));
+          }
 
-      @Override
-      public List<FindingState> findings() {
-        return app.engine().findings();
-      }
+          @Override
+          public List<FindingState> findings() {
+            return app.engine().findings();
+          }
 
-      @Override
-      public boolean controllerLite() {
-        return true;
-      }
+          @Override
+          public boolean controllerLite() {
+            return true;
+          }
 
-      @Override
-      public void setMaxRefillRate(double perSecond) {
-        app.controller().setMaxRefillRate(perSecond);
-      }
-    };
-    RemediationService resumed = get(RemediationService.start(other,
-        RemediationConfig.fromMap(Map.of(RemediationConfig.POLL, "200ms")), store, app.client(), fleet, Clock.systemUTC()));
+          @Override
+          public void setMaxRefillRate(double perSecond) {
+            app.controller().setMaxRefillRate(perSecond);
+          }
+        };
+    RemediationService resumed =
+        get(
+            RemediationService.start(
+                other,
+                RemediationConfig.fromMap(Map.of(RemediationConfig.POLL, "200ms")),
+                store,
+                app.client(),
+                fleet,
+                Clock.systemUTC()));
     try {
-      await().atMost(Duration.ofSeconds(40)).until(() -> get(store.plan(id)).state().equals("succeeded"));
+      await()
+          .atMost(Duration.ofSeconds(40))
+          .until(() -> get(store.plan(id)).state().equals("succeeded"));
       List<AuditEntry> rows = get(store.audit(id, null, null));
       assertEquals(1, rows.stream().filter(r -> r.what().equals("plan.resume")).count());
-      assertEquals(4, rows.stream().filter(r -> r.what().equals("step.before") && r.result().equals("intent")).count());
-      assertEquals(4, rows.stream().filter(r -> r.what().equals("step.after") && r.result().equals("ok")).count());
-      assertTrue(get(store.plan(id)).progress().getInteger("minReady") >= 3, get(store.plan(id)).progress().encode());
-      await().atMost(Duration.ofSeconds(90)).until(() -> readyMembers("node-runtime-pool")
-          .stream().allMatch(m -> image(m).endsWith(":99")) && readyMembers("node-runtime-pool").size() == 4);
+      assertEquals(
+          4,
+          rows.stream()
+              .filter(r -> r.what().equals("step.before") && r.result().equals("intent"))
+              .count());
+      assertEquals(
+          4,
+          rows.stream()
+              .filter(r -> r.what().equals("step.after") && r.result().equals("ok"))
+              .count());
+      assertTrue(
+          get(store.plan(id)).progress().getInteger("minReady") >= 3,
+          get(store.plan(id)).progress().encode());
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(
+              () ->
+                  readyMembers("node-runtime-pool").stream().allMatch(m -> image(m).endsWith(":99"))
+                      && readyMembers("node-runtime-pool").size() == 4);
     } finally {
       get(resumed.stop());
       get(db.close());

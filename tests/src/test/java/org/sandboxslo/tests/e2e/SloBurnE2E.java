@@ -39,12 +39,14 @@ import org.sandboxslo.engine.slo.SloDefinitions;
  */
 class SloBurnE2E {
   static final String SLO = "notebook-warm-hit";
-  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @Test
   void envClaimsFireTheFastBurnAlertAndNormalLoadResolvesIt(@TempDir Path dir) throws Exception {
     Path prometheus = Path.of("/usr/bin/prometheus");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(prometheus), "needs /usr/bin/prometheus");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isExecutable(prometheus), "needs /usr/bin/prometheus");
     Map<String, String> settings = new LinkedHashMap<>();
     settings.put("sloconsole.http.port", "0");
     settings.put("sloconsole.management.port", "0");
@@ -67,85 +69,157 @@ class SloBurnE2E {
     Path rules = dir.resolve(SLO + ".rules.yml");
     Files.writeString(rules, RuleGenerator.rules(def));
 
-    try (App app = App.demo(settings, List.of(), Map.of(), line -> {
-      throw new AssertionError("unexpected apply error: " + line);
-    })) {
+    try (App app =
+        App.demo(
+            settings,
+            List.of(),
+            Map.of(),
+            line -> {
+              throw new AssertionError("unexpected apply error: " + line);
+            })) {
       String console = "http://127.0.0.1:" + app.httpPort();
-      await().atMost(Duration.ofSeconds(60)).until(() -> Http.get(console + "/readyz").status() == 200);
-      await().atMost(Duration.ofSeconds(90)).until(() -> Http.get(console + "/api/v1/templates/demo/data-notebook").status() == 200);
-      HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(URI.create(console + "/api/v1/slos"))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(Http.JSON.writeValueAsString(body))).build(),
-          HttpResponse.BodyHandlers.ofString());
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> Http.get(console + "/readyz").status() == 200);
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> Http.get(console + "/api/v1/templates/demo/data-notebook").status() == 200);
+      HttpResponse<String> created =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create(console + "/api/v1/slos"))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(Http.JSON.writeValueAsString(body)))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       assertEquals(201, created.statusCode(), created.body());
 
       int port = freePort();
       Path config = dir.resolve("prometheus.yml");
-      Files.writeString(config, String.join("\n",
-          "global: {scrape_interval: 1s, evaluation_interval: 1s}",
-          "rule_files: ['" + rules + "']",
-          "scrape_configs:",
-          "  - job_name: sandbox-slo-console",
-          "    honor_labels: true",
-          "    static_configs: [{targets: ['127.0.0.1:" + app.managementPort() + "']}]",
-          ""));
-      Process prom = new ProcessBuilder(prometheus.toString(), "--config.file=" + config,
-          "--storage.tsdb.path=" + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + port)
-          .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+      Files.writeString(
+          config,
+          String.join(
+              "\n",
+              "global: {scrape_interval: 1s, evaluation_interval: 1s}",
+              "rule_files: ['" + rules + "']",
+              "scrape_configs:",
+              "  - job_name: sandbox-slo-console",
+              "    honor_labels: true",
+              "    static_configs: [{targets: ['127.0.0.1:" + app.managementPort() + "']}]",
+              ""));
+      Process prom =
+          new ProcessBuilder(
+                  prometheus.toString(),
+                  "--config.file=" + config,
+                  "--storage.tsdb.path=" + dir.resolve("tsdb"),
+                  "--web.listen-address=127.0.0.1:" + port)
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("prometheus.log").toFile())
+              .start();
       ObjectRef notebook = new ObjectRef("demo", "data-notebook-pool");
-      LoadProfileConfig load = new LoadProfileConfig(List.of(
-          new LoadProfileConfig.Phase("calm", Duration.ofSeconds(40), 0.5, 0),
-          new LoadProfileConfig.Phase("env", Duration.ofSeconds(150), 2, 1.0),
-          new LoadProfileConfig.Phase("calm-again", Duration.ofSeconds(150), 0.5, 0)),
-          List.of(new LoadProfileConfig.Target(notebook, 1)), notebook, Duration.ofSeconds(5), "python-client", 7);
+      LoadProfileConfig load =
+          new LoadProfileConfig(
+              List.of(
+                  new LoadProfileConfig.Phase("calm", Duration.ofSeconds(40), 0.5, 0),
+                  new LoadProfileConfig.Phase("env", Duration.ofSeconds(150), 2, 1.0),
+                  new LoadProfileConfig.Phase("calm-again", Duration.ofSeconds(150), 0.5, 0)),
+              List.of(new LoadProfileConfig.Target(notebook, 1)),
+              notebook,
+              Duration.ofSeconds(5),
+              "python-client",
+              7);
       // start the calm phase on a full pool: cold starts while it fills would burn the budget
-      await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> Http.get(console + "/api/v1/pools/demo/data-notebook-pool")
-          .json().path("pool").path("readyFractionCurrentTemplate").asDouble() == 1.0);
-      try (LoadProfile profile = new LoadProfile(app.client(), load, dir.resolve("ground-truth.jsonl"))) {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .ignoreExceptions()
+          .until(
+              () ->
+                  Http.get(console + "/api/v1/pools/demo/data-notebook-pool")
+                          .json()
+                          .path("pool")
+                          .path("readyFractionCurrentTemplate")
+                          .asDouble()
+                      == 1.0);
+      try (LoadProfile profile =
+          new LoadProfile(app.client(), load, dir.resolve("ground-truth.jsonl"))) {
         profile.start();
         long t0 = System.nanoTime();
-        Duration calmAgainAt = load.phases().get(0).duration().plus(load.phases().get(1).duration());
+        Duration calmAgainAt =
+            load.phases().get(0).duration().plus(load.phases().get(1).duration());
         // calm: the SLO has traffic, nothing fires
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-            .until(() -> query(port, "slo:sli_error:ratio_rate1m{slo=\"" + SLO + "\"}").size() == 1);
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofSeconds(1))
+            .ignoreExceptions()
+            .until(
+                () -> query(port, "slo:sli_error:ratio_rate1m{slo=\"" + SLO + "\"}").size() == 1);
         assertTrue(firingFast(port).isEmpty(), "fast burn fired during calm load");
 
         // env claims: every claim cold-starts -> the fast tier fires in Prometheus and the console
-        JsonNode alert = await("fast-burn alert firing in Prometheus").atMost(Duration.ofSeconds(150))
-            .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-            .until(() -> firingFast(port), a -> !a.isEmpty()).get(0);
-        double firedAfter = (System.nanoTime() - t0) / 1e9 - load.phases().get(0).duration().toSeconds();
+        JsonNode alert =
+            await("fast-burn alert firing in Prometheus")
+                .atMost(Duration.ofSeconds(150))
+                .pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions()
+                .until(() -> firingFast(port), a -> !a.isEmpty())
+                .get(0);
+        double firedAfter =
+            (System.nanoTime() - t0) / 1e9 - load.phases().get(0).duration().toSeconds();
         assertEquals("page", alert.path("labels").path("severity").asText());
         assertEquals("data-notebook", alert.path("labels").path("sandbox_template").asText());
         assertEquals("demo", alert.path("labels").path("namespace").asText());
-        JsonNode slo = await("console shows the fast tier firing").atMost(Duration.ofSeconds(90))
-            .pollInterval(Duration.ofSeconds(1))
-            .until(() -> Http.get(console + "/api/v1/slos/" + SLO).json(), j -> contains(j.path("firingTiers"), "fast"));
+        JsonNode slo =
+            await("console shows the fast tier firing")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(
+                    () -> Http.get(console + "/api/v1/slos/" + SLO).json(),
+                    j -> contains(j.path("firingTiers"), "fast"));
         // a 12h budget is spent by minutes of cold starts: burning, or already exhausted
-        assertTrue(List.of("burning", "exhausted").contains(slo.path("status").asText()), slo.toString());
+        assertTrue(
+            List.of("burning", "exhausted").contains(slo.path("status").asText()), slo.toString());
         JsonNode fast = slo.path("tiers").get(0);
         assertEquals("fast", fast.path("tier").asText());
         assertTrue(fast.path("long").path("burnRate").asDouble() >= 14.4, fast.toString());
 
         // back to normal: the short window clears, the alert resolves in both places
-        await("fast-burn alert resolved in Prometheus").atMost(Duration.ofSeconds(240))
-            .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-            .until(() -> System.nanoTime() - t0 > calmAgainAt.toNanos() && firingFast(port).isEmpty());
+        await("fast-burn alert resolved in Prometheus")
+            .atMost(Duration.ofSeconds(240))
+            .pollInterval(Duration.ofSeconds(1))
+            .ignoreExceptions()
+            .until(
+                () -> System.nanoTime() - t0 > calmAgainAt.toNanos() && firingFast(port).isEmpty());
         double resolvedAfter = (System.nanoTime() - t0) / 1e9 - calmAgainAt.toSeconds();
-        await("console fast tier quiet").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
-            .until(() -> !contains(Http.get(console + "/api/v1/slos/" + SLO).json().path("firingTiers"), "fast"));
+        await("console fast tier quiet")
+            .atMost(Duration.ofSeconds(90))
+            .pollInterval(Duration.ofSeconds(1))
+            .until(
+                () ->
+                    !contains(
+                        Http.get(console + "/api/v1/slos/" + SLO).json().path("firingTiers"),
+                        "fast"));
 
         // the controller-reported view (controller-lite's /metrics, scraped every 15 s) agrees
         JsonNode tpl = Http.get(console + "/api/v1/templates/demo/data-notebook").json();
         JsonNode cv = tpl.path("controllerView");
         assertTrue(cv.path("scrapes").asInt() >= 2, tpl.toString());
         double consoleWarm = tpl.path("windows").path("1h").path("warmHitRatio").asDouble();
-        assertTrue(Math.abs(cv.path("warmHitRatio").asDouble() - consoleWarm) < 0.1, "console " + consoleWarm + " vs " + cv);
-        System.out.printf("SloBurnE2E: fast burn fired %.0f s after env claims started, resolved %.0f s after normal load"
-            + " returned; warm-hit console %.3f / controller %.3f (partial %s)%n", firedAfter, resolvedAfter, consoleWarm,
-            cv.path("warmHitRatio").asDouble(), cv.path("partial").asBoolean());
+        assertTrue(
+            Math.abs(cv.path("warmHitRatio").asDouble() - consoleWarm) < 0.1,
+            "console " + consoleWarm + " vs " + cv);
+        System.out.printf(
+            "SloBurnE2E: fast burn fired %.0f s after env claims started, resolved %.0f s after normal load"
+                + " returned; warm-hit console %.3f / controller %.3f (partial %s)%n",
+            firedAfter,
+            resolvedAfter,
+            consoleWarm,
+            cv.path("warmHitRatio").asDouble(),
+            cv.path("partial").asBoolean());
       } catch (RuntimeException | AssertionError e) {
-        throw new AssertionError(e.getMessage() + "\nprometheus log:\n" + Files.readString(dir.resolve("prometheus.log")), e);
+        throw new AssertionError(
+            e.getMessage()
+                + "\nprometheus log:\n"
+                + Files.readString(dir.resolve("prometheus.log")),
+            e);
       } finally {
         prom.destroy();
         if (!prom.waitFor(10, TimeUnit.SECONDS)) {
@@ -159,7 +233,8 @@ class SloBurnE2E {
     JsonNode alerts = get(port, "/api/v1/alerts").path("data").path("alerts");
     List<JsonNode> out = new java.util.ArrayList<>();
     for (JsonNode a : alerts) {
-      if (SLO.equals(a.path("labels").path("slo").asText()) && "fast".equals(a.path("labels").path("slo_tier").asText())
+      if (SLO.equals(a.path("labels").path("slo").asText())
+          && "fast".equals(a.path("labels").path("slo_tier").asText())
           && "firing".equals(a.path("state").asText())) {
         out.add(a);
       }
@@ -168,7 +243,9 @@ class SloBurnE2E {
   }
 
   private static JsonNode query(int port, String q) throws Exception {
-    return get(port, "/api/v1/query?query=" + URLEncoder.encode(q, StandardCharsets.UTF_8)).path("data").path("result");
+    return get(port, "/api/v1/query?query=" + URLEncoder.encode(q, StandardCharsets.UTF_8))
+        .path("data")
+        .path("result");
   }
 
   private static JsonNode get(int port, String path) throws Exception {

@@ -36,11 +36,18 @@ class WatchModeE2E {
   void start() throws Exception {
     cluster = EmbeddedApiServer.start(0);
     DemoManifests.apply(cluster.client());
-    Map<String, String> fast = Map.of("sloconsole.controller.cold-start-p50", "200ms", "sloconsole.controller.cold-start-p95", "400ms");
+    Map<String, String> fast =
+        Map.of(
+            "sloconsole.controller.cold-start-p50",
+            "200ms",
+            "sloconsole.controller.cold-start-p95",
+            "400ms");
     controller = new ControllerLite(cluster.client(), ControllerLiteConfig.fromMap(fast));
     controller.start();
     Path kubeconfig = dir.resolve("kubeconfig");
-    Files.writeString(kubeconfig, """
+    Files.writeString(
+        kubeconfig,
+        """
         apiVersion: v1
         kind: Config
         clusters:
@@ -53,7 +60,8 @@ class WatchModeE2E {
         - name: test
           context: {cluster: test, user: test, namespace: demo}
         current-context: test
-        """.formatted(cluster.url()));
+        """
+            .formatted(cluster.url()));
     Map<String, String> settings = Demo.settings(dir);
     settings.put("sloconsole.collector.resync-period", "0s");
     settings.put("sloconsole.collector.namespaces", "demo");
@@ -77,18 +85,36 @@ class WatchModeE2E {
   @Test
   void watchModeSeesTheClustersPoolsAndClaims() throws Exception {
     // claim only once the pool is full, so the claim is served warm
-    await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> Http.get(Demo.api(app, "/api/v1/pools/demo/node-runtime-pool"))
-        .json().path("pool").path("readyFractionCurrentTemplate").asDouble() == 1.0);
-    cluster.client().resource(Http.JSON.readValue("""
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptions()
+        .until(
+            () ->
+                Http.get(Demo.api(app, "/api/v1/pools/demo/node-runtime-pool"))
+                        .json()
+                        .path("pool")
+                        .path("readyFractionCurrentTemplate")
+                        .asDouble()
+                    == 1.0);
+    cluster
+        .client()
+        .resource(
+            Http.JSON.readValue(
+                """
         {"apiVersion":"extensions.agents.x-k8s.io/v1beta1","kind":"SandboxClaim",
          "metadata":{"name":"watched-claim","namespace":"demo"},
          "spec":{"warmPoolRef":{"name":"node-runtime-pool"}}}
-        """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-      JsonNode t = Http.get(Demo.api(app, "/api/v1/templates/demo/node-runtime")).json();
-      assertEquals(1, t.get("windows").get("1h").get("warmLaunches").asLong());
-      assertEquals(4, t.get("pool").get("replicas").asInt());
-    });
+        """,
+                io.fabric8.kubernetes.api.model.GenericKubernetesResource.class))
+        .create();
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              JsonNode t = Http.get(Demo.api(app, "/api/v1/templates/demo/node-runtime")).json();
+              assertEquals(1, t.get("windows").get("1h").get("warmLaunches").asLong());
+              assertEquals(4, t.get("pool").get("replicas").asInt());
+            });
     assertTrue(app.apiServerUrl() == null, "watch mode starts no embedded API server");
     assertTrue(app.load() == null, "watch mode creates no claims");
   }
@@ -97,8 +123,9 @@ class WatchModeE2E {
   void aBadKubeconfigIsAOneLineError() throws Exception {
     Path bad = dir.resolve("bad-kubeconfig");
     Files.writeString(bad, "clusters: [");
-    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> KubeClients.forKubeconfig(bad, null));
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> KubeClients.forKubeconfig(bad, null));
     assertTrue(e.getMessage().startsWith("--kubeconfig " + bad + ": "), e.getMessage());
     assertTrue(!e.getMessage().contains("\n"), e.getMessage());
   }
