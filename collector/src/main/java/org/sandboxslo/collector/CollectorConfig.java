@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.sandboxslo.engine.Durations;
+import org.sandboxslo.engine.time.Durations;
 
 /**
  * Collector policy, immutable. Built from a {@code Map<String,String>} with keys under {@code

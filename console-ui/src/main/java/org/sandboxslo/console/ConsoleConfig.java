@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import org.sandboxslo.engine.Durations;
+import org.sandboxslo.engine.time.Durations;
 
 /**
  * Console service configuration, immutable. Built from a {@code Map<String,String>} (environment or
@@ -135,6 +135,11 @@ public record ConsoleConfig(
         map.getOrDefault(DB_PASSWORD, ""),
         Path.of(map.getOrDefault(DB_DATA_DIR, "./.sandbox-slo/pg")),
         Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")));
+  }
+
+  /** The database part, for {@link org.sandboxslo.store.Database#open}. */
+  public org.sandboxslo.store.DatabaseConfig database() {
+    return new org.sandboxslo.store.DatabaseConfig(dbUrl, dbUser, dbPassword, dbDataDir, dbWorkDir);
   }
 
   /** True when no {@code sloconsole.db.url} is set and the embedded database is used. */

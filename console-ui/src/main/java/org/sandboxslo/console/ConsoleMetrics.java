@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
-import org.sandboxslo.console.store.SliName;
-import org.sandboxslo.engine.Durations;
+import org.sandboxslo.console.engine.ConsoleSources;
+import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.sli.LatencySummary;
@@ -22,6 +22,8 @@ import org.sandboxslo.engine.sli.PoolGauge;
 import org.sandboxslo.engine.sli.SliSnapshot;
 import org.sandboxslo.engine.sli.Totals;
 import org.sandboxslo.engine.sli.WindowSlis;
+import org.sandboxslo.engine.time.Durations;
+import org.sandboxslo.store.SliName;
 
 /**
  * The console's own Prometheus metrics, computed at scrape time from the latest {@link

@@ -11,7 +11,8 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.sandboxslo.console.store.SliStore;
+import org.sandboxslo.console.engine.ConsoleSources;
+import org.sandboxslo.store.SliStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

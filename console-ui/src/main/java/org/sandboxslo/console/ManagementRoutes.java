@@ -10,6 +10,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import org.sandboxslo.console.engine.ConsoleSources;
 
 /**
  * {@code GET /healthz} (200 {@code {"status":"ok"}} while the process serves), {@code GET /readyz}

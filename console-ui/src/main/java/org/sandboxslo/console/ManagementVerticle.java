@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import java.util.Objects;
+import org.sandboxslo.console.engine.ConsoleSources;
 
 /**
  * The management server on {@code sloconsole.management.port} (host {@code sloconsole.http.host}):

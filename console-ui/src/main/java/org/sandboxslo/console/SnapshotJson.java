@@ -5,8 +5,7 @@ import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.sandboxslo.console.store.SliName;
-import org.sandboxslo.engine.Durations;
+import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.sli.LatencySummary;
@@ -15,6 +14,8 @@ import org.sandboxslo.engine.sli.Scope;
 import org.sandboxslo.engine.sli.SliSnapshot;
 import org.sandboxslo.engine.sli.Totals;
 import org.sandboxslo.engine.sli.WindowSlis;
+import org.sandboxslo.engine.time.Durations;
+import org.sandboxslo.store.SliName;
 
 /**
  * Maps engine snapshots to the API's JSON (Vert.x {@link JsonObject}). Conventions: durations are

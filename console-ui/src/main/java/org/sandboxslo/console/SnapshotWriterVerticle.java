@@ -5,8 +5,9 @@ import io.vertx.core.VerticleBase;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
-import org.sandboxslo.console.store.SliStore;
+import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.engine.sli.FleetSnapshot;
+import org.sandboxslo.store.SliStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -371,7 +371,7 @@ class ConsoleVerticleTest {
                               }) {
                             assertTrue(yaml.contains("\n  " + path + "\n"), path);
                           }
-                          for (String sli : org.sandboxslo.console.store.SliName.wireNames()) {
+                          for (String sli : org.sandboxslo.store.SliName.wireNames()) {
                             assertTrue(yaml.contains(sli), sli);
                           }
                           HttpResponse<Buffer> page = all.resultAt(1);

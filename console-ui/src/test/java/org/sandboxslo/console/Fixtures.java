@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.sli.LatencySummary;
@@ -16,12 +17,12 @@ import org.sandboxslo.engine.sli.Totals;
 import org.sandboxslo.engine.sli.WindowSlis;
 
 /** Hand-built snapshots and mutable sources shared by the tests. */
-final class Fixtures {
-  static final Instant AT = Instant.parse("2026-11-29T08:00:00Z");
+public final class Fixtures {
+  public static final Instant AT = Instant.parse("2026-11-29T08:00:00Z");
 
   private Fixtures() {}
 
-  static LatencySummary latency(long count, long p50Ms, long p95Ms, long p99Ms, long maxMs) {
+  public static LatencySummary latency(long count, long p50Ms, long p95Ms, long p99Ms, long maxMs) {
     return new LatencySummary(
         count,
         Duration.ofMillis(p50Ms),
@@ -30,11 +31,12 @@ final class Fixtures {
         Duration.ofMillis(maxMs));
   }
 
-  static final PoolGauge PYTHON_POOL = new PoolGauge(8, 8, 7, 0.875, 8, 7, 7, 0.875, 0, 1);
-  static final PoolGauge EMPTY_POOL = new PoolGauge(0, null, null, null, 0, 0, 0, null, 0, 0);
+  public static final PoolGauge PYTHON_POOL = new PoolGauge(8, 8, 7, 0.875, 8, 7, 7, 0.875, 0, 1);
+  public static final PoolGauge EMPTY_POOL =
+      new PoolGauge(0, null, null, null, 0, 0, 0, null, 0, 0);
 
   /** 5m: 10 warm, 2 cold, warm-hit 0.8333; 1h: same counts plus 30 warm, ratio 0.95. */
-  static List<WindowSlis> pythonWindows(double warmHit5m) {
+  public static List<WindowSlis> pythonWindows(double warmHit5m) {
     return List.of(
         new WindowSlis(
             Duration.ofMinutes(5),
@@ -64,13 +66,13 @@ final class Fixtures {
             latency(3, 1500, 2000, 2000, 2000)));
   }
 
-  static List<WindowSlis> emptyWindows() {
+  public static List<WindowSlis> emptyWindows() {
     return List.of(
         new WindowSlis(Duration.ofMinutes(5), 0, 0, null, null, null, null, null, 0, 0, null, null),
         new WindowSlis(Duration.ofHours(1), 0, 0, null, null, null, null, null, 0, 0, null, null));
   }
 
-  static FleetSnapshot snapshot() {
+  public static FleetSnapshot snapshot() {
     return snapshot(AT, 0.8333, PYTHON_POOL);
   }
 
@@ -78,7 +80,7 @@ final class Fixtures {
    * Templates demo/go-runtime (missing, no data) and demo/python-runtime, pool
    * demo/python-runtime-pool, namespace demo; all informers synced but SandboxClaim.
    */
-  static FleetSnapshot snapshot(Instant at, double warmHit5m, PoolGauge pool) {
+  public static FleetSnapshot snapshot(Instant at, double warmHit5m, PoolGauge pool) {
     Totals totals = new Totals(40, 8, 3, 1, 2);
     SliSnapshot go =
         new SliSnapshot(
@@ -128,11 +130,11 @@ final class Fixtures {
   }
 
   /** Mutable sources for tests. */
-  static final class TestSources implements ConsoleSources {
-    volatile FleetSnapshot snapshot;
-    volatile boolean ready;
-    volatile RuntimeException ingestFailure;
-    final Map<String, Long> ingestErrors = new ConcurrentHashMap<>();
+  public static final class TestSources implements ConsoleSources {
+    public volatile FleetSnapshot snapshot;
+    public volatile boolean ready;
+    public volatile RuntimeException ingestFailure;
+    public final Map<String, Long> ingestErrors = new ConcurrentHashMap<>();
 
     @Override
     public FleetSnapshot snapshot() {

@@ -31,10 +31,11 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.sandboxslo.console.engine.ConsoleSources;
+import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.console.remediation.RemediationConfig;
 import org.sandboxslo.console.remediation.RemediationFleet;
 import org.sandboxslo.console.remediation.RemediationService;
-import org.sandboxslo.console.remediation.RemediationStore;
 import org.sandboxslo.controller.DemoManifests;
 import org.sandboxslo.controller.EmbeddedApiServer;
 import org.sandboxslo.engine.finding.Finding;
@@ -44,6 +45,8 @@ import org.sandboxslo.engine.finding.Severity;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.remediation.PoolMember;
 import org.sandboxslo.engine.remediation.PoolState;
+import org.sandboxslo.store.Database;
+import org.sandboxslo.store.RemediationStore;
 
 /**
  * The Findings and Plans sections in headless Chromium (skipped without chromium/chromedriver): a
@@ -58,7 +61,7 @@ class RemediationWebPageTest {
 
   @TempDir static Path dir;
   static Vertx vertx;
-  static ConsoleStorage storage;
+  static Database storage;
   static Pool pool;
   static EmbeddedApiServer api;
   static KubernetesClient client;
@@ -92,12 +95,13 @@ class RemediationWebPageTest {
     vertx = Vertx.vertx();
     storage =
         get(
-            ConsoleStorage.open(
+            Database.open(
                 vertx,
                 ConsoleConfig.fromMap(
-                    Map.of(
-                        "sloconsole.db.data-dir", dir.resolve("pg").toString(),
-                        "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString()))));
+                        Map.of(
+                            "sloconsole.db.data-dir", dir.resolve("pg").toString(),
+                            "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString()))
+                    .database()));
     pool = PgBuilder.pool().connectingTo(storage.embedded().connectOptions()).using(vertx).build();
     api = EmbeddedApiServer.start(0);
     client = api.client();

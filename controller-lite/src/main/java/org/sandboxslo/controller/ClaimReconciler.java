@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
-import org.sandboxslo.controller.api.Resources;
+import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.controller.pool.UpdateStrategy;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.upstream.Blueprints;

@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.sandboxslo.controller.node.LatencyDistribution;
-import org.sandboxslo.engine.Durations;
+import org.sandboxslo.engine.time.Durations;
 
 /**
  * controller-lite policy, immutable. Built from a {@code Map<String,String>} with keys under {@code

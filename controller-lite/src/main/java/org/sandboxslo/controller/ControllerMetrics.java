@@ -1,6 +1,5 @@
 package org.sandboxslo.controller;
 
-import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -8,20 +7,19 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.sandboxslo.controller.api.Resources;
+import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.upstream.Labels;
 
@@ -63,7 +61,8 @@ public final class ControllerMetrics implements AutoCloseable {
   private final GaugeWithCallback sandboxes;
   private final Gauge processStart;
   private volatile Fleet fleet;
-  private HttpServer server;
+  private HTTPServer server;
+  private String host;
 
   /** Registers the metrics on a fresh registry, start time from {@code clock}. */
   public ControllerMetrics(Clock clock) {
@@ -196,7 +195,8 @@ public final class ControllerMetrics implements AutoCloseable {
   }
 
   /**
-   * Serves {@code GET /metrics} on {@code host:port} (0 = a free port) with the JDK HTTP server.
+   * Serves {@code GET /metrics} on {@code host:port} (0 = a free port) with client_java's exporter
+   * HTTP server (Prometheus text or OpenMetrics, by {@code Accept}).
    *
    * @return the URL, e.g. {@code http://127.0.0.1:41234/metrics}
    * @throws UncheckedIOException when the port cannot be bound
@@ -207,49 +207,24 @@ public final class ControllerMetrics implements AutoCloseable {
       return url();
     }
     try {
-      server = HttpServer.create(new InetSocketAddress(host, port), 0);
+      server = HTTPServer.builder().hostname(host).port(port).registry(registry).buildAndStart();
     } catch (IOException e) {
       throw new UncheckedIOException(
           "controller-lite /metrics on " + host + ":" + port + ": " + e.getMessage(), e);
     }
-    server.createContext(
-        "/metrics",
-        ex -> {
-          byte[] body;
-          int status = 200;
-          try {
-            body = scrapeText().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-          } catch (RuntimeException e) {
-            status = 500;
-            body =
-                ("scrape failed: " + e.getMessage())
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-          }
-          ex.getResponseHeaders().set("Content-Type", PrometheusTextFormatWriter.CONTENT_TYPE);
-          ex.sendResponseHeaders(status, body.length);
-          try (OutputStream os = ex.getResponseBody()) {
-            os.write(body);
-          }
-        });
-    server.start();
+    this.host = host;
     return url();
   }
 
   /** The served URL, or null when not serving. */
   public synchronized String url() {
-    return server == null
-        ? null
-        : "http://"
-            + server.getAddress().getHostString()
-            + ":"
-            + server.getAddress().getPort()
-            + "/metrics";
+    return server == null ? null : "http://" + host + ":" + server.getPort() + "/metrics";
   }
 
   @Override
   public synchronized void close() {
     if (server != null) {
-      server.stop(0);
+      server.close();
       server = null;
     }
   }

@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.sandboxslo.controller.api.Resources;
+import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.controller.pool.Member;
 import org.sandboxslo.controller.pool.PoolDecision;
 import org.sandboxslo.controller.pool.PoolExpectations;

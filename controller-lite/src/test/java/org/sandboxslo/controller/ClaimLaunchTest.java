@@ -7,8 +7,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.controller.ClaimReconciler.Launch;
-import org.sandboxslo.controller.api.Resources;
 import org.sandboxslo.controller.pool.UpdateStrategy;
 import org.sandboxslo.engine.model.Kind;
 

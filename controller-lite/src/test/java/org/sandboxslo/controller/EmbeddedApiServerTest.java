@@ -16,7 +16,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.sandboxslo.controller.api.Resources;
+import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.engine.model.Kind;
 
 /** What the embedded API server (fabric8 mock, CRUD mode) does; DESIGN.md quotes these facts. */

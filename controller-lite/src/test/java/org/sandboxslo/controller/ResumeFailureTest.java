@@ -10,7 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.sandboxslo.controller.api.Resources;
+import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.engine.model.Kind;
 
 class ResumeFailureTest {

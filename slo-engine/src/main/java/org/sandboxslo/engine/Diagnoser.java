@@ -29,6 +29,7 @@ import org.sandboxslo.engine.model.TemplateView;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.sli.SliSnapshot;
 import org.sandboxslo.engine.sli.WindowSlis;
+import org.sandboxslo.engine.time.Durations;
 import org.sandboxslo.engine.upstream.Labels;
 import org.sandboxslo.engine.upstream.NameHash;
 

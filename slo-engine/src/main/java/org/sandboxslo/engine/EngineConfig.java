@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.sandboxslo.engine.time.Durations;
 
 /**
  * Engine policy, immutable. Built from a {@code Map<String,String>} (keys under {@code

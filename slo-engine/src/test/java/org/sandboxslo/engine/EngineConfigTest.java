@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.sandboxslo.engine.time.Durations;
 
 class EngineConfigTest {
   @Test

@@ -13,7 +13,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.sandboxslo.console.ApiException;
+import org.sandboxslo.console.api.ApiException;
 
 /**
  * The Alertmanager webhook receiver ({@code POST /hooks/alertmanager}, payload version "4",

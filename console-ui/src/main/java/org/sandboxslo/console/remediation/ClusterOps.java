@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import org.sandboxslo.controller.api.Resources;
+import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.remediation.PoolMember;

@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.sandboxslo.engine.Durations;
+import org.sandboxslo.engine.time.Durations;
+import org.sandboxslo.store.PlanRow;
 
 /**
  * Configuration of plans, execution and identity. Keys:

@@ -1,7 +1,7 @@
 package org.sandboxslo.console.remediation;
 
 import java.util.List;
-import org.sandboxslo.console.FindingState;
+import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.remediation.PoolState;
 

@@ -6,13 +6,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
-import org.sandboxslo.console.ApiException;
-import org.sandboxslo.console.FindingState;
+import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.engine.finding.FindingKind;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.remediation.PoolState;
 import org.sandboxslo.engine.remediation.RecreatePlan;
 import org.sandboxslo.engine.remediation.RemediationPlanner;
+import org.sandboxslo.store.PlanRow;
 
 /**
  * Builds the dry run of a plan request: validates action, subject and params against the engine's

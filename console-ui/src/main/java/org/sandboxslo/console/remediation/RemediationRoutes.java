@@ -11,7 +11,9 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import org.sandboxslo.console.ApiException;
+import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.store.AuditEntry;
+import org.sandboxslo.store.PlanRow;
 
 /**
  * The remediation HTTP routes, all requiring {@code Authorization: Bearer <token>} (401 without,

@@ -205,7 +205,7 @@ public final class ControllerViewService implements AutoCloseable {
         "controllerView",
         new JsonObject()
             .put("source", url)
-            .put("window", org.sandboxslo.engine.Durations.format(window))
+            .put("window", org.sandboxslo.engine.time.Durations.format(window))
             .put("warmLaunches", v.warm())
             .put("coldLaunches", v.cold())
             .put("warmHitRatio", v.warmHitRatio())
@@ -218,7 +218,7 @@ public final class ControllerViewService implements AutoCloseable {
     JsonObject w =
         windows == null
             ? null
-            : windows.getJsonObject(org.sandboxslo.engine.Durations.format(window));
+            : windows.getJsonObject(org.sandboxslo.engine.time.Durations.format(window));
     Double console = w == null ? null : w.getDouble("warmHitRatio");
     JsonArray dis = new JsonArray();
     if (console != null

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.sandboxslo.engine.Durations;
 import org.sandboxslo.engine.slo.SloDefinition;
 import org.sandboxslo.engine.slo.SloDefinitions;
+import org.sandboxslo.engine.time.Durations;
 import org.sandboxslo.engine.upstream.NameHash;
 
 /**

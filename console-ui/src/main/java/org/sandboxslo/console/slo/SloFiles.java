@@ -9,9 +9,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.sandboxslo.engine.slo.SloDefinition;
 import org.sandboxslo.engine.slo.SloDefinitions;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
  * Loads SLO definitions from YAML files: every {@code *.yaml}/{@code *.yml} in a directory (or one
@@ -85,10 +84,10 @@ public final class SloFiles {
       List<Map<String, Object>> bodies,
       List<String> errors,
       List<String> notices) {
-    Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()));
+    Load yaml = new Load(LoadSettings.builder().build());
     int doc = 0;
     try {
-      for (Object o : yaml.loadAll(text)) {
+      for (Object o : yaml.loadAllFromString(text)) {
         doc++;
         if (o == null) {
           continue;

@@ -3,9 +3,10 @@ package org.sandboxslo.console.slo;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
-import org.sandboxslo.engine.Durations;
 import org.sandboxslo.engine.slo.SloDefinition;
 import org.sandboxslo.engine.slo.SloStatus;
+import org.sandboxslo.engine.time.Durations;
+import org.sandboxslo.store.SloStore;
 
 /**
  * JSON of an SLO ({@code GET /api/v1/slos/{id}}):

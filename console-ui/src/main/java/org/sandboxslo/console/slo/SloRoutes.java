@@ -7,7 +7,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import org.sandboxslo.console.ApiException;
+import org.sandboxslo.console.api.ApiException;
 
 /**
  * SLO routes on the console router (the {@link SloService} attached to the router's Vert.x instance

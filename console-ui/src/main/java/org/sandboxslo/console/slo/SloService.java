@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.sandboxslo.console.ApiException;
-import org.sandboxslo.console.app.EngineLoop;
+import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.sli.SliSnapshot;
 import org.sandboxslo.engine.slo.BudgetExclusion;
@@ -24,6 +24,7 @@ import org.sandboxslo.engine.slo.SloDefinition;
 import org.sandboxslo.engine.slo.SloDefinitions;
 import org.sandboxslo.engine.slo.SloLedger;
 import org.sandboxslo.engine.slo.SloStatus;
+import org.sandboxslo.store.SloStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -572,6 +573,6 @@ public final class SloService implements AutoCloseable {
   }
 
   static Duration duration(String s) {
-    return org.sandboxslo.engine.Durations.parse("duration", s);
+    return org.sandboxslo.engine.time.Durations.parse("duration", s);
   }
 }

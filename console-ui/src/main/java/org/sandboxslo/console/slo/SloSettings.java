@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import org.sandboxslo.engine.Durations;
+import org.sandboxslo.engine.time.Durations;
 
 /**
  * SLO and controller-view configuration, immutable, from a {@code Map<String,String>}. Keys and

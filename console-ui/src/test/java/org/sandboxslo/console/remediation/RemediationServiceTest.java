@@ -24,16 +24,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sandboxslo.console.ApiException;
+import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.console.ConsoleConfig;
-import org.sandboxslo.console.ConsoleStorage;
-import org.sandboxslo.console.FindingState;
+import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.controller.DemoManifests;
 import org.sandboxslo.controller.EmbeddedApiServer;
-import org.sandboxslo.controller.api.Resources;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.remediation.PoolState;
+import org.sandboxslo.store.AuditEntry;
+import org.sandboxslo.store.Database;
+import org.sandboxslo.store.PlanRow;
+import org.sandboxslo.store.RemediationStore;
 
 /**
  * The service on real components without a controller: embedded PostgreSQL and the embedded API
@@ -43,7 +46,7 @@ import org.sandboxslo.engine.remediation.PoolState;
 class RemediationServiceTest {
   @TempDir static Path dir;
   static Vertx vertx;
-  static ConsoleStorage storage;
+  static Database storage;
   static Pool pool;
   static EmbeddedApiServer api;
   static KubernetesClient client;
@@ -87,12 +90,13 @@ class RemediationServiceTest {
     vertx = Vertx.vertx();
     storage =
         get(
-            ConsoleStorage.open(
+            Database.open(
                 vertx,
                 ConsoleConfig.fromMap(
-                    Map.of(
-                        "sloconsole.db.data-dir", dir.resolve("pg").toString(),
-                        "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString()))));
+                        Map.of(
+                            "sloconsole.db.data-dir", dir.resolve("pg").toString(),
+                            "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString()))
+                    .database()));
     pool = PgBuilder.pool().connectingTo(storage.embedded().connectOptions()).using(vertx).build();
     api = EmbeddedApiServer.start(0);
     client = api.client();

@@ -15,16 +15,17 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.ConsoleServer;
-import org.sandboxslo.console.ConsoleStorage;
-import org.sandboxslo.console.app.EngineLoop;
+import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.engine.EngineConfig;
 import org.sandboxslo.engine.FleetEngine;
+import org.sandboxslo.store.Database;
+import org.sandboxslo.store.SloStore;
 
 /** Engine loop + embedded PostgreSQL + console server + SLO service on free ports, for tests. */
 final class SloHarness implements AutoCloseable {
   final Vertx vertx = Vertx.vertx();
   final EngineLoop loop;
-  final ConsoleStorage storage;
+  final Database storage;
   final ConsoleServer server;
   final AutoCloseable slo;
   final WebClient web;
@@ -46,10 +47,18 @@ final class SloHarness implements AutoCloseable {
             Clock.systemUTC(),
             Duration.ofMillis(100),
             Map::of);
-    storage = get(ConsoleStorage.open(vertx, config));
+    storage = get(Database.open(vertx, config.database()));
     server =
         get(ConsoleServer.start(vertx, config, loop, storage.store(), new PrometheusRegistry()));
-    slo = SloWiring.start(vertx, m, loop, storage, config, null);
+    SloService service =
+        get(
+            SloService.start(
+                vertx,
+                SloSettings.fromMap(m),
+                loop,
+                new SloStore(storage.pool()),
+                Clock.systemUTC()));
+    slo = () -> get(service.stop());
     web = WebClient.create(vertx);
   }
 

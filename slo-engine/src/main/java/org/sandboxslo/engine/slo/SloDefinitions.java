@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.sandboxslo.engine.Durations;
+import org.sandboxslo.engine.time.Durations;
 
 /**
  * Builds {@link SloDefinition}s from plain JSON/YAML trees ({@code Map}/{@code List}/scalars),

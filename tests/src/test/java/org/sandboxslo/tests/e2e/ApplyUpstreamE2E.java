@@ -18,8 +18,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import org.sandboxslo.console.app.App;
-import org.sandboxslo.console.app.Main;
+import org.sandboxslo.demo.DemoApp;
+import org.sandboxslo.server.cli.Main;
 
 /**
  * The demo with {@code --apply} of the real upstream manifests (../shared/upstream/agent-sandbox):
@@ -32,7 +32,7 @@ class ApplyUpstreamE2E {
   static final Path UPSTREAM =
       Path.of(System.getProperty("shared.dir"), "upstream", "agent-sandbox");
   @TempDir static Path dir;
-  App app;
+  DemoApp app;
   final List<String> applyErrors = new ArrayList<>();
 
   @BeforeAll
@@ -61,7 +61,7 @@ class ApplyUpstreamE2E {
     settings.put("sloconsole.controller.cold-start-p95", "500ms");
     Path py = UPSTREAM.resolve("clients/python/agentic-sandbox-client");
     app =
-        App.demo(
+        DemoApp.start(
             settings,
             List.of(
                 UPSTREAM.resolve("olm/config/samples"),

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sandboxslo.console.app.App;
+import org.sandboxslo.demo.DemoApp;
 
 /**
  * Every Grafana panel query returns data: a real Prometheus scrapes the demo console and
@@ -104,7 +104,7 @@ class DashboardPanelsE2E {
     settings.put("sloconsole.controller.resume-failure-probability", "0.3");
     settings.put("sloconsole.app.scenario", "incidents");
     settings.put("sloconsole.app.scenario-start", "5s");
-    try (App app = App.demo(settings, List.of(), Map.of(), e -> {})) {
+    try (DemoApp app = DemoApp.start(settings, List.of(), Map.of(), e -> {})) {
       Demo.awaitReady(app);
       URI controller = URI.create(app.controller().metrics().url());
       int port = freePort();

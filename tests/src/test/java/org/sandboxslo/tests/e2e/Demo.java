@@ -6,7 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.sandboxslo.console.app.App;
+import org.sandboxslo.demo.DemoApp;
+import org.sandboxslo.server.wiring.ConsoleProcess;
 
 /** Shared set-up of the end-to-end suites: settings for a demo on free ports with its own data. */
 final class Demo {
@@ -24,16 +25,29 @@ final class Demo {
     return s;
   }
 
-  static String api(App app, String path) {
+  static String api(DemoApp app, String path) {
+    return api(app.console(), path);
+  }
+
+  static String api(ConsoleProcess app, String path) {
     return "http://127.0.0.1:" + app.httpPort() + path;
   }
 
-  static String mgmt(App app, String path) {
+  static String mgmt(DemoApp app, String path) {
+    return mgmt(app.console(), path);
+  }
+
+  static String mgmt(ConsoleProcess app, String path) {
     return "http://127.0.0.1:" + app.managementPort() + path;
   }
 
   /** Waits until {@code /readyz} answers 200 (informers synced, first snapshot computed). */
-  static void awaitReady(App app) {
+  static void awaitReady(DemoApp app) {
+    awaitReady(app.console());
+  }
+
+  /** Waits until {@code /readyz} answers 200 (informers synced, first snapshot computed). */
+  static void awaitReady(ConsoleProcess app) {
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> Http.get(mgmt(app, "/readyz")).status() == 200);

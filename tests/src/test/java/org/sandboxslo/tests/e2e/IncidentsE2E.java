@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import org.sandboxslo.console.app.App;
+import org.sandboxslo.demo.DemoApp;
 
 /**
  * The demo's incident scenario is diagnosed while it happens: a template change under OnReplenish
@@ -24,7 +24,7 @@ import org.sandboxslo.console.app.App;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IncidentsE2E {
   @TempDir static Path dir;
-  App app;
+  DemoApp app;
 
   @BeforeAll
   void start() {
@@ -40,7 +40,7 @@ class IncidentsE2E {
     s.put("sloconsole.controller.resume-p95", "600ms");
     s.put("sloconsole.app.scenario", "incidents");
     s.put("sloconsole.app.scenario-start", "10s");
-    app = App.demo(s, List.of(), Map.of(), e -> {});
+    app = DemoApp.start(s, List.of(), Map.of(), e -> {});
   }
 
   @AfterAll

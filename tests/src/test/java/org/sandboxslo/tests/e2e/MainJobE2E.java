@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import org.sandboxslo.console.app.App;
+import org.sandboxslo.demo.DemoApp;
 
 /**
  * The main job end to end on embedded defaults: embedded API server + controller-lite + a 70 s load
@@ -28,7 +28,7 @@ import org.sandboxslo.console.app.App;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MainJobE2E {
   @TempDir static Path dir;
-  App app;
+  DemoApp app;
   Path groundTruth;
   long duplicatesAfterRelist;
 
@@ -45,7 +45,7 @@ class MainJobE2E {
     settings.put("sloconsole.load.repeat", "false");
     settings.put("sloconsole.load.ground-truth", groundTruth.toString());
     app =
-        App.demo(
+        DemoApp.start(
             settings,
             List.of(),
             Map.of(),

@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sandboxslo.console.app.App;
-import org.sandboxslo.console.app.ReplayResult;
-import org.sandboxslo.console.app.Replayer;
+import org.sandboxslo.demo.DemoApp;
 import org.sandboxslo.engine.sli.SliSnapshot;
+import org.sandboxslo.server.replay.ReplayResult;
+import org.sandboxslo.server.replay.Replayer;
 
 /**
  * {@code --record FILE} writes what the console saw; {@code replay FILE} later gives the same SLIs.
@@ -36,7 +36,7 @@ class RecordReplayE2E {
     s.put("sloconsole.controller.cold-start-p50", "300ms");
     s.put("sloconsole.controller.cold-start-p95", "800ms");
     JsonNode live;
-    try (App app = App.demo(s, List.of(), Map.of(), e -> {})) {
+    try (DemoApp app = DemoApp.start(s, List.of(), Map.of(), e -> {})) {
       Demo.awaitReady(app);
       await()
           .atMost(Duration.ofSeconds(180))

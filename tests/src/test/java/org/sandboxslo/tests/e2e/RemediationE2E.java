@@ -44,18 +44,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
-import org.sandboxslo.console.FindingState;
-import org.sandboxslo.console.app.App;
-import org.sandboxslo.console.remediation.AuditEntry;
+import org.sandboxslo.collector.kube.Resources;
+import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.console.remediation.RemediationConfig;
 import org.sandboxslo.console.remediation.RemediationFleet;
 import org.sandboxslo.console.remediation.RemediationService;
-import org.sandboxslo.console.remediation.RemediationStore;
-import org.sandboxslo.controller.api.Resources;
+import org.sandboxslo.demo.DemoApp;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.remediation.PoolState;
 import org.sandboxslo.engine.upstream.Labels;
+import org.sandboxslo.store.AuditEntry;
+import org.sandboxslo.store.RemediationStore;
 
 /**
  * The stale-template incident end to end on embedded defaults (no load): a claim adopts one member
@@ -77,7 +77,7 @@ class RemediationE2E {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @TempDir static Path dir;
-  App app;
+  DemoApp app;
 
   @BeforeAll
   void start() {
@@ -100,7 +100,7 @@ class RemediationE2E {
             + CAROL
             + ":viewer");
     List<String> errors = new ArrayList<>();
-    app = App.demo(s, List.of(), Map.of(), errors::add);
+    app = DemoApp.start(s, List.of(), Map.of(), errors::add);
     assertEquals(List.of(), errors);
     await().atMost(Duration.ofSeconds(60)).until(() -> Http.get(mgmt("/readyz")).status() == 200);
     await().atMost(Duration.ofSeconds(60)).until(() -> readyMembers(POOL).size() == 8);

@@ -21,10 +21,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sandboxslo.console.app.App;
 import org.sandboxslo.console.slo.RuleGenerator;
 import org.sandboxslo.controller.load.LoadProfile;
 import org.sandboxslo.controller.load.LoadProfileConfig;
+import org.sandboxslo.demo.DemoApp;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.slo.SloDefinition;
 import org.sandboxslo.engine.slo.SloDefinitions;
@@ -69,8 +69,8 @@ class SloBurnE2E {
     Path rules = dir.resolve(SLO + ".rules.yml");
     Files.writeString(rules, RuleGenerator.rules(def));
 
-    try (App app =
-        App.demo(
+    try (DemoApp app =
+        DemoApp.start(
             settings,
             List.of(),
             Map.of(),

@@ -1,0 +1,50 @@
+package org.sandboxslo.console.engine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.sandboxslo.engine.EngineConfig;
+import org.sandboxslo.engine.sli.FleetSnapshot;
+
+/**
+ * What the console reads from the rest of the service (collector and engine). Called on Vert.x
+ * event-loop threads, so every method must be cheap, non-blocking and thread-safe (typically a
+ * volatile read of the latest value).
+ */
+public interface ConsoleSources {
+  /**
+   * The latest fleet snapshot; {@code null} before the first one has been computed (the API then
+   * answers 503 "not ready").
+   */
+  FleetSnapshot snapshot();
+
+  /**
+   * Ingest errors since start, keyed {@code kind/reason} (e.g. {@code
+   * SandboxClaim/bad-annotation}); counts are monotonic. Empty when none.
+   */
+  Map<String, Long> ingestErrors();
+
+  /** True when the service is ready to serve (informers synced, first snapshot computed). */
+  boolean ready();
+
+  /**
+   * The configured SLI windows, in configured order (the first is the default for history queries).
+   * Default: the engine defaults (5m, 1h); override with the engine's configuration.
+   */
+  default List<Duration> windows() {
+    return EngineConfig.defaults().windows();
+  }
+
+  /** Open findings and recently closed ones, most severe first; empty when none or not computed. */
+  default List<FindingState> findings() {
+    return List.of();
+  }
+
+  /**
+   * Claim hygiene per namespace: {@code [retained expired claims, finished claims without
+   * lifecycle]}; empty when unknown.
+   */
+  default Map<String, long[]> claimHygiene() {
+    return Map.of();
+  }
+}

@@ -1,0 +1,250 @@
+package org.sandboxslo.console.engine;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.sandboxslo.engine.FleetEngine;
+import org.sandboxslo.engine.finding.DiagnosisConfig;
+import org.sandboxslo.engine.finding.Finding;
+import org.sandboxslo.engine.model.FleetEvent;
+import org.sandboxslo.engine.sli.FleetSnapshot;
+import org.sandboxslo.engine.slo.SloStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns the (single-threaded) {@link FleetEngine} on one named thread: collector callbacks only
+ * enqueue events through {@link #sink()}; a fixed-rate task publishes the latest snapshot and SLO
+ * statuses, which the console reads without locking.
+ */
+public final class EngineLoop implements ConsoleSources, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EngineLoop.class);
+
+  private final FleetEngine engine;
+  private final Clock clock;
+  private final Supplier<Map<String, Long>> ingestErrors;
+  private final ScheduledExecutorService thread;
+  private final AtomicLong applied = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private volatile FleetSnapshot latest;
+  private volatile List<SloStatus> latestSlos = List.of();
+  private volatile List<FindingState> latestFindings = List.of();
+  private volatile Map<String, long[]> latestHygiene = Map.of();
+  private final DiagnosisConfig diagnosis;
+  private final Duration findingsEvery;
+  private java.time.Instant lastDiagnosis;
+
+  /** Key (kind + subject) → state; touched only on the engine thread. */
+  private final Map<String, FindingState> findingLog = new java.util.LinkedHashMap<>();
+
+  private static final int CLOSED_KEPT = 200;
+
+  /**
+   * @param engine the engine; from now on touched only by this loop's thread
+   * @param clock the console clock (snapshot times)
+   * @param refresh how often a snapshot is published, &gt; 0
+   * @param ingestErrors collector ingest error counts keyed {@code kind/reason}
+   */
+  public EngineLoop(
+      FleetEngine engine, Clock clock, Duration refresh, Supplier<Map<String, Long>> ingestErrors) {
+    this(engine, clock, refresh, ingestErrors, DiagnosisConfig.defaults(), Duration.ofSeconds(5));
+  }
+
+  /**
+   * @param diagnosis thresholds of the findings
+   * @param findingsEvery how often findings are recomputed (they scan every pool's members)
+   */
+  public EngineLoop(
+      FleetEngine engine,
+      Clock clock,
+      Duration refresh,
+      Supplier<Map<String, Long>> ingestErrors,
+      DiagnosisConfig diagnosis,
+      Duration findingsEvery) {
+    this.diagnosis = Objects.requireNonNull(diagnosis, "diagnosis");
+    this.findingsEvery = Objects.requireNonNull(findingsEvery, "findingsEvery");
+    this.engine = Objects.requireNonNull(engine, "engine");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.ingestErrors = Objects.requireNonNull(ingestErrors, "ingestErrors");
+    if (refresh.isZero() || refresh.isNegative()) {
+      throw new IllegalArgumentException("refresh interval must be > 0, got " + refresh);
+    }
+    this.thread =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "slo-engine");
+              t.setDaemon(true);
+              return t;
+            });
+    thread.scheduleAtFixedRate(this::publish, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Where the collector delivers events; never blocks, never throws. */
+  public Consumer<FleetEvent> sink() {
+    return event -> {
+      try {
+        thread.execute(
+            () -> {
+              try {
+                engine.apply(event);
+                applied.incrementAndGet();
+              } catch (RuntimeException e) {
+                failed.incrementAndGet();
+                LOG.warn(
+                    "engine rejected event {}: {}",
+                    event.getClass().getSimpleName(),
+                    e.getMessage());
+              }
+            });
+      } catch (RejectedExecutionException e) {
+        // closing: events after close are dropped on purpose
+      }
+    };
+  }
+
+  private void publish() {
+    try {
+      java.time.Instant now = clock.instant();
+      latest = engine.snapshot(now);
+      latestSlos = engine.slos(now);
+      if (lastDiagnosis == null || !now.isBefore(lastDiagnosis.plus(findingsEvery))) {
+        lastDiagnosis = now;
+        diagnose(now);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("snapshot failed: {}", e.toString());
+    }
+  }
+
+  private void diagnose(java.time.Instant now) {
+    List<Finding> current = engine.findings(now, diagnosis);
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (Finding f : current) {
+      String key = f.kind().wireName() + " " + f.subject();
+      seen.add(key);
+      FindingState prev = findingLog.get(key);
+      java.time.Instant first = prev != null && prev.open() ? prev.firstSeen() : now;
+      if (f.firstSeen() != null && f.firstSeen().isBefore(first)) {
+        first = f.firstSeen();
+      }
+      findingLog.put(key, new FindingState(f, first, null));
+    }
+    int closed = 0;
+    for (java.util.Iterator<Map.Entry<String, FindingState>> it = findingLog.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<String, FindingState> e = it.next();
+      if (!seen.contains(e.getKey()) && e.getValue().open()) {
+        e.setValue(new FindingState(e.getValue().finding(), e.getValue().firstSeen(), now));
+      }
+      if (!e.getValue().open() && ++closed > CLOSED_KEPT) {
+        it.remove();
+      }
+    }
+    List<FindingState> out = new java.util.ArrayList<>(findingLog.values());
+    out.sort(
+        java.util.Comparator.comparing((FindingState s) -> s.open() ? 0 : 1)
+            .thenComparing(s -> s.finding().severity(), java.util.Comparator.reverseOrder())
+            .thenComparing(s -> s.finding().kind().wireName())
+            .thenComparing(s -> s.finding().subject()));
+    latestFindings = List.copyOf(out);
+    latestHygiene =
+        Map.copyOf(engine.claimHygiene(now, diagnosis.finishedWithoutLifecycleWarnAfter()));
+  }
+
+  @Override
+  public List<FindingState> findings() {
+    return latestFindings;
+  }
+
+  @Override
+  public Map<String, long[]> claimHygiene() {
+    return latestHygiene;
+  }
+
+  /**
+   * Runs {@code f} on the engine thread (e.g. adding an SLO) and waits for its result.
+   *
+   * @throws IllegalStateException when it fails or takes longer than 10 s
+   */
+  public <T> T call(Function<FleetEngine, T> f) {
+    CompletableFuture<T> out = CompletableFuture.supplyAsync(() -> f.apply(engine), thread);
+    try {
+      return out.get(10, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(c);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted");
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("engine did not answer within 10 s");
+    }
+  }
+
+  /** Publishes a snapshot now (after every queued event is applied) and returns it. */
+  public FleetSnapshot refreshNow() {
+    call(
+        e -> {
+          publish();
+          return null;
+        });
+    return latest;
+  }
+
+  @Override
+  public FleetSnapshot snapshot() {
+    return latest;
+  }
+
+  /** The SLO statuses published with the latest snapshot. */
+  public List<SloStatus> slos() {
+    return latestSlos;
+  }
+
+  @Override
+  public Map<String, Long> ingestErrors() {
+    return ingestErrors.get();
+  }
+
+  @Override
+  public boolean ready() {
+    FleetSnapshot s = latest;
+    return s != null && s.allSynced();
+  }
+
+  @Override
+  public List<Duration> windows() {
+    return engine.config().windows();
+  }
+
+  /** Events applied so far. */
+  public long applied() {
+    return applied.get();
+  }
+
+  @Override
+  public void close() {
+    thread.shutdown();
+    try {
+      thread.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,236 @@
+package org.sandboxslo.server.wiring;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.sandboxslo.collector.CollectorConfig;
+import org.sandboxslo.collector.IngestError;
+import org.sandboxslo.collector.SandboxCollector;
+import org.sandboxslo.console.ConsoleConfig;
+import org.sandboxslo.console.ConsoleServer;
+import org.sandboxslo.console.engine.EngineLoop;
+import org.sandboxslo.console.remediation.RemediationConfig;
+import org.sandboxslo.console.remediation.RemediationService;
+import org.sandboxslo.console.slo.SloSettings;
+import org.sandboxslo.engine.EngineConfig;
+import org.sandboxslo.engine.FleetEngine;
+import org.sandboxslo.engine.time.Durations;
+import org.sandboxslo.server.record.TimelineRecorder;
+import org.sandboxslo.store.Database;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The assembled console process: collector, engine, store, console HTTP server, SLO service and
+ * remediation, observing the cluster behind one client. {@link #watch} is production's watch mode;
+ * the demo ({@code demo/}) starts it with a {@link LocalController}. Keys under {@code
+ * sloconsole.app.}: {@code refresh-interval} (engine snapshot, default 1s), {@code record} (raw
+ * watch events to a timeline file).
+ */
+public final class ConsoleProcess implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ConsoleProcess.class);
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
+  /** The {@code sloconsole.app.*} keys this process knows. */
+  public static final Set<String> APP_KEYS =
+      Set.of("sloconsole.app.refresh-interval", "sloconsole.app.record");
+
+  private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
+  private KubernetesClient client;
+  private LocalController local;
+  private SandboxCollector collector;
+  private EngineLoop engine;
+  private Vertx vertx;
+  private Database storage;
+  private ConsoleServer console;
+  private RemediationService remediation;
+  private final Map<String, String> settings;
+
+  private ConsoleProcess(Map<String, String> settings) {
+    this.settings = Map.copyOf(settings);
+  }
+
+  /**
+   * Watches a real cluster (no embedded API server, no controller-lite, no load).
+   *
+   * @param client a client for the cluster (kubeconfig or in-cluster); closed with the process
+   * @throws IllegalArgumentException for bad configuration; IllegalStateException when a part
+   *     cannot start (everything started is closed again)
+   */
+  public static ConsoleProcess watch(Map<String, String> settings, KubernetesClient client) {
+    return start(settings, Set.of(), client, null);
+  }
+
+  /**
+   * Starts the console observing the cluster behind {@code client}.
+   *
+   * @param settings merged configuration
+   * @param extraAppKeys further {@code sloconsole.app.*} keys the caller validates itself
+   * @param client closed with the process
+   * @param localOrNull a controller in this process (the demo), or null
+   */
+  public static ConsoleProcess start(
+      Map<String, String> settings,
+      Set<String> extraAppKeys,
+      KubernetesClient client,
+      LocalController localOrNull) {
+    ConsoleProcess p = new ConsoleProcess(settings);
+    try {
+      Configs c = Configs.of(settings, extraAppKeys);
+      p.client = p.keep(client);
+      p.local = localOrNull;
+      p.startObserving(c);
+      return p;
+    } catch (RuntimeException e) {
+      p.close();
+      throw e;
+    }
+  }
+
+  private void startObserving(Configs c) {
+    Clock clock = Clock.systemUTC();
+    FleetEngine fleet = new FleetEngine(c.engine());
+    engine = keep(new EngineLoop(fleet, clock, c.refresh(), this::ingestErrors));
+    collector = keep(new SandboxCollector(client, c.collector(), engine.sink(), clock));
+    String record = settings.get("sloconsole.app.record");
+    if (record != null && !record.isBlank()) {
+      collector.record(keep(new TimelineRecorder(Path.of(record))));
+    }
+    collector.start();
+    vertx = Vertx.vertx();
+    closeables.push(() -> await(vertx.close()));
+    storage = await(Database.open(vertx, c.console().database()));
+    closeables.push(() -> await(storage.close()));
+    RemediationService rem =
+        RemediationWiring.start(vertx, settings, client, engine, local, storage);
+    closeables.push(() -> await(rem.stop()));
+    remediation = rem;
+    // JVM memory, GC, threads and class loading next to the console's own metrics (once per
+    // registry)
+    JvmMetrics.builder().register(PrometheusRegistry.defaultRegistry);
+    console =
+        await(
+            ConsoleServer.start(
+                vertx, c.console(), engine, storage.store(), PrometheusRegistry.defaultRegistry));
+    closeables.push(() -> await(console.stop()));
+    closeables.push(SloWiring.start(vertx, settings, engine, storage, local));
+  }
+
+  private Map<String, Long> ingestErrors() {
+    SandboxCollector col = collector;
+    Map<String, Long> out = new LinkedHashMap<>();
+    if (col != null) {
+      for (Map.Entry<IngestError, Long> e : col.ingestErrors().entrySet()) {
+        out.put(e.getKey().kind().kindName() + "/" + e.getKey().reason(), e.getValue());
+      }
+    }
+    return out;
+  }
+
+  private <T extends AutoCloseable> T keep(T c) {
+    closeables.push(c);
+    return c;
+  }
+
+  public static <T> T await(Future<T> f) {
+    try {
+      return f.toCompletionStage()
+          .toCompletableFuture()
+          .get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      throw new IllegalStateException(c.getMessage() == null ? c.toString() : c.getMessage(), c);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted");
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("did not start within " + START_TIMEOUT.toSeconds() + " s");
+    }
+  }
+
+  public int httpPort() {
+    return console.httpPort();
+  }
+
+  public int managementPort() {
+    return console.managementPort();
+  }
+
+  public KubernetesClient client() {
+    return client;
+  }
+
+  public SandboxCollector collector() {
+    return collector;
+  }
+
+  public EngineLoop engine() {
+    return engine;
+  }
+
+  /** The remediation service (plans, approvals, execution, audit). */
+  public RemediationService remediation() {
+    return remediation;
+  }
+
+  public Database storage() {
+    return storage;
+  }
+
+  public Map<String, String> settings() {
+    return settings;
+  }
+
+  @Override
+  public synchronized void close() {
+    while (!closeables.isEmpty()) {
+      closeQuietly(closeables.pop());
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      LOG.warn("while stopping {}: {}", c.getClass().getSimpleName(), e.toString());
+    }
+  }
+
+  /** Every module's config, validated together so a bad key fails before anything starts. */
+  record Configs(
+      EngineConfig engine, CollectorConfig collector, ConsoleConfig console, Duration refresh) {
+    static Configs of(Map<String, String> s, Set<String> extraAppKeys) {
+      Set<String> known = new TreeSet<>(APP_KEYS);
+      known.addAll(extraAppKeys);
+      for (String k : s.keySet()) {
+        if (k.startsWith("sloconsole.app.") && !known.contains(k)) {
+          throw new IllegalArgumentException(
+              "unknown configuration key " + k + "; known: " + String.join(", ", known));
+        }
+      }
+      RemediationConfig.fromMap(s);
+      SloSettings.fromMap(s);
+      return new Configs(
+          EngineConfig.fromMap(s),
+          CollectorConfig.fromMap(s),
+          ConsoleConfig.fromMap(s),
+          Durations.parse(
+              "sloconsole.app.refresh-interval",
+              s.getOrDefault("sloconsole.app.refresh-interval", "1s")));
+    }
+  }
+}

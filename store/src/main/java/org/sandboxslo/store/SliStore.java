@@ -1,0 +1,239 @@
+package org.sandboxslo.store;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Query;
+import org.jooq.SQLDialect;
+import org.jooq.Table;
+import org.jooq.conf.ParamType;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+import org.sandboxslo.engine.sli.FleetSnapshot;
+import org.sandboxslo.engine.sli.Scope;
+import org.sandboxslo.engine.sli.SliSnapshot;
+import org.sandboxslo.engine.sli.WindowSlis;
+import org.sandboxslo.engine.time.Durations;
+
+/**
+ * SLI history in PostgreSQL, table {@code sli_snapshot} (see {@code V1__sli_snapshots.sql}). SQL is
+ * built with jOOQ (typed fields, rendered for {@link SQLDialect#POSTGRES} with {@code $n} bind
+ * markers) and executed by vertx-pg-client; nothing here blocks. Rows are written for the template
+ * and pool scopes only (namespace aggregates are recomputed from them).
+ *
+ * <p>SLI names: see {@link SliName} ({@code warm_hit_ratio}, {@code warm_launches}, {@code
+ * cold_launches}, {@code claim_to_ready_p50_seconds}, {@code claim_to_ready_p95_seconds}, {@code
+ * claim_to_ready_p99_seconds}, {@code claim_to_ready_warm_p95_seconds}, {@code
+ * claim_to_ready_cold_p95_seconds}, {@code cold_start_p95_seconds}, {@code resume_error_ratio};
+ * pool-state, window {@code now}: {@code pool_ready_fraction}, {@code
+ * pool_ready_fraction_current_template}, {@code stale_members}).
+ */
+public final class SliStore {
+  static {
+    // jOOQ prints a banner and "tips of the day" at INFO on first use; this is a library
+    if (System.getProperty("org.jooq.no-logo") == null) {
+      System.setProperty("org.jooq.no-logo", "true");
+    }
+    if (System.getProperty("org.jooq.no-tips") == null) {
+      System.setProperty("org.jooq.no-tips", "true");
+    }
+  }
+
+  static final Table<?> SLI_SNAPSHOT = DSL.table(DSL.name("sli_snapshot"));
+  static final Field<OffsetDateTime> AT =
+      DSL.field(DSL.name("at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
+  static final Field<String> SCOPE = DSL.field(DSL.name("scope"), SQLDataType.CLOB);
+  static final Field<String> NAMESPACE = DSL.field(DSL.name("namespace"), SQLDataType.CLOB);
+  static final Field<String> NAME = DSL.field(DSL.name("name"), SQLDataType.CLOB);
+  static final Field<String> WINDOW = DSL.field(DSL.name("sli_window"), SQLDataType.CLOB);
+  static final Field<String> SLI = DSL.field(DSL.name("sli"), SQLDataType.CLOB);
+  static final Field<Double> VALUE = DSL.field(DSL.name("value"), SQLDataType.DOUBLE);
+
+  private static final DSLContext SQL =
+      DSL.using(
+          SQLDialect.POSTGRES,
+          new Settings()
+              .withParamType(ParamType.NAMED)
+              .withRenderNamedParamPrefix("$")
+              .withRenderSchema(false));
+
+  private static final String INSERT =
+      SQL.insertInto(SLI_SNAPSHOT, AT, SCOPE, NAMESPACE, NAME, WINDOW, SLI, VALUE)
+          .values(
+              DSL.val((OffsetDateTime) null, AT),
+              DSL.val((String) null, SCOPE),
+              DSL.val((String) null, NAMESPACE),
+              DSL.val((String) null, NAME),
+              DSL.val((String) null, WINDOW),
+              DSL.val((String) null, SLI),
+              DSL.val((Double) null, VALUE))
+          .getSQL();
+
+  private final Pool pool;
+
+  /**
+   * @param pool a vertx-pg-client pool on a migrated database (see {@link Migrations}); closed by
+   *     {@link #close()}
+   */
+  public SliStore(Pool pool) {
+    this.pool = Objects.requireNonNull(pool, "pool");
+  }
+
+  /** Creates a store on a new pool of at most {@code maxConnections} connections. */
+  /** The pool this store queries (shared with the other stores). */
+  public Pool pool() {
+    return pool;
+  }
+
+  public static SliStore connect(Vertx vertx, PgConnectOptions options, int maxConnections) {
+    Pool pool =
+        PgBuilder.pool()
+            .with(new PoolOptions().setMaxSize(maxConnections))
+            .connectingTo(options)
+            .using(vertx)
+            .build();
+    return new SliStore(pool);
+  }
+
+  /**
+   * Connection options from a JDBC URL ({@code jdbc:postgresql://host:port/db}), as used by Flyway,
+   * plus credentials.
+   *
+   * @throws IllegalArgumentException when the URL does not start with {@code jdbc:postgresql://}
+   */
+  public static PgConnectOptions connectOptions(String jdbcUrl, String user, String password) {
+    if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:postgresql://")) {
+      throw new IllegalArgumentException(
+          "sloconsole.db.url: expected jdbc:postgresql://host:port/database, got '"
+              + jdbcUrl
+              + "'");
+    }
+    return PgConnectOptions.fromUri(jdbcUrl.substring("jdbc:".length()))
+        .setUser(user)
+        .setPassword(password);
+  }
+
+  /**
+   * Writes one row per (template or pool) × window × SLI of {@code snapshot}, all at {@code
+   * snapshot.at()}: windowed SLIs once per window (window written as {@link Durations#format}, e.g.
+   * {@code 5m}), pool-state SLIs once with window {@code now}. No data is written as SQL NULL.
+   *
+   * @return the number of rows written (0 for a snapshot without templates and pools); a failed
+   *     Future when the database rejects the batch (nothing is written then)
+   */
+  public Future<Integer> write(FleetSnapshot snapshot) {
+    List<Tuple> rows = rows(snapshot);
+    if (rows.isEmpty()) {
+      return Future.succeededFuture(0);
+    }
+    return pool.preparedQuery(INSERT).executeBatch(rows).map(rows.size());
+  }
+
+  static List<Tuple> rows(FleetSnapshot snapshot) {
+    OffsetDateTime at = snapshot.at().atOffset(ZoneOffset.UTC);
+    List<Tuple> rows = new ArrayList<>();
+    for (List<SliSnapshot> subjects : List.of(snapshot.templates(), snapshot.pools())) {
+      for (SliSnapshot s : subjects) {
+        String scope = scopeName(s.key().scope());
+        for (WindowSlis w : s.windows()) {
+          String window = Durations.format(w.window());
+          for (SliName sli : SliName.values()) {
+            if (!sli.poolState()) {
+              rows.add(row(at, scope, s, window, sli, sli.value(w)));
+            }
+          }
+        }
+        for (SliName sli : SliName.values()) {
+          if (sli.poolState()) {
+            rows.add(row(at, scope, s, SliName.NOW_WINDOW, sli, sli.value(s.pool())));
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static Tuple row(
+      OffsetDateTime at, String scope, SliSnapshot s, String window, SliName sli, Double value) {
+    return Tuple.of(at, scope, s.key().namespace(), s.key().name(), window, sli.wireName())
+        .addDouble(value);
+  }
+
+  /**
+   * The stored values of one series between {@code from} and {@code to} (both inclusive), oldest
+   * first.
+   *
+   * @param scope {@link Scope#TEMPLATE} or {@link Scope#POOL}
+   * @param sli an {@link SliName} wire name
+   * @param window e.g. {@code 5m}; {@code now} for pool-state SLIs
+   * @return the points, possibly empty; a failed Future when the query fails
+   */
+  public Future<List<HistoryPoint>> history(
+      Scope scope,
+      String namespace,
+      String name,
+      String sli,
+      String window,
+      Instant from,
+      Instant to) {
+    Query q =
+        SQL.select(AT, VALUE)
+            .from(SLI_SNAPSHOT)
+            .where(SCOPE.eq(scopeName(scope)))
+            .and(NAMESPACE.eq(namespace))
+            .and(NAME.eq(name))
+            .and(SLI.eq(sli))
+            .and(WINDOW.eq(window))
+            .and(AT.between(from.atOffset(ZoneOffset.UTC), to.atOffset(ZoneOffset.UTC)))
+            .orderBy(AT);
+    return pool.preparedQuery(q.getSQL())
+        .execute(Tuple.from(q.getBindValues()))
+        .map(
+            rs -> {
+              List<HistoryPoint> points = new ArrayList<>(rs.size());
+              for (Row r : rs) {
+                points.add(new HistoryPoint(r.getOffsetDateTime(0).toInstant(), r.getDouble(1)));
+              }
+              return points;
+            });
+  }
+
+  /** The number of stored rows; a failed Future when the query fails. */
+  public Future<Long> count() {
+    return pool.query(SQL.selectCount().from(SLI_SNAPSHOT).getSQL())
+        .execute()
+        .map(rs -> rs.iterator().next().getLong(0));
+  }
+
+  /** Closes the pool. */
+  public Future<Void> close() {
+    return pool.close();
+  }
+
+  /** The SQL of the row insert, for tests and logs. */
+  static String insertSql() {
+    return INSERT;
+  }
+
+  static String scopeName(Scope scope) {
+    if (scope == Scope.NAMESPACE) {
+      throw new IllegalArgumentException("the store keeps template and pool scopes only");
+    }
+    return scope.name().toLowerCase(Locale.ROOT);
+  }
+}
