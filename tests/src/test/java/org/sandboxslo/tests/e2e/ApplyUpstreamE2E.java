@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.sandboxslo.demo.DemoApp;
-import org.sandboxslo.server.cli.Main;
+import org.sandboxslo.demo.DemoMain;
 
 /**
  * The demo with {@code --apply} of the real upstream manifests (../shared/upstream/agent-sandbox):
@@ -162,7 +162,7 @@ class ApplyUpstreamE2E {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code =
-        Main.run(
+        DemoMain.run(
             new PrintWriter(out),
             new PrintWriter(err),
             "demo",
@@ -175,7 +175,7 @@ class ApplyUpstreamE2E {
     err.getBuffer().setLength(0);
     assertEquals(
         2,
-        Main.run(
+        DemoMain.run(
             new PrintWriter(out), new PrintWriter(err), "demo", "--set", "sloconsole.http.prot=1"));
     assertTrue(
         err.toString().startsWith("sandbox-slo: unknown configuration key sloconsole.http.prot"),
@@ -184,14 +184,14 @@ class ApplyUpstreamE2E {
     err.getBuffer().setLength(0);
     assertEquals(
         2,
-        Main.run(
+        DemoMain.run(
             new PrintWriter(out), new PrintWriter(err), "demo", "--set", "sloconsole.bogus.x=1"));
     assertTrue(
         err.toString()
             .startsWith("sandbox-slo: --set: unknown configuration key sloconsole.bogus.x"),
         err.toString());
     err.getBuffer().setLength(0);
-    assertEquals(2, Main.run(new PrintWriter(out), new PrintWriter(err), "demo", "--frobnicate"));
+    assertEquals(2, DemoMain.run(new PrintWriter(out), new PrintWriter(err), "demo", "--frobnicate"));
     assertTrue(
         err.toString().startsWith("sandbox-slo: Unknown option: '--frobnicate'"), err.toString());
   }
