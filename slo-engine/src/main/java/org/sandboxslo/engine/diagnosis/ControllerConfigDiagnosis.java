@@ -143,12 +143,18 @@ public final class ControllerConfigDiagnosis implements Diagnosis {
                 + batch));
     ev.add(
         Evidence.of(
-            "poolClaimRate", fmt(rate) + "/s", "claims Ready from the pool, shortest window"));
+            "poolClaimRate",
+            DiagnosisContext.rate(rate) + "/s",
+            "claims Ready from the pool, shortest window"));
     ev.add(
         Evidence.of(
             "recommended",
             "--" + ControllerDeploymentView.MAX_REFILL_RATE + "=" + recommended,
-            "min(" + SCHEDULER_RATE + ", max(1, ⌈2 × " + fmt(rate) + "⌉)) sandboxes/s per pool"));
+            "min("
+                + SCHEDULER_RATE
+                + ", max(1, ⌈2 × "
+                + DiagnosisContext.rate(rate)
+                + "⌉)) sandboxes/s per pool"));
     ev.add(versionEv);
     out.add(
         config(

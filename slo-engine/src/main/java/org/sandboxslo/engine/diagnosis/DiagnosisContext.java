@@ -108,6 +108,13 @@ public record DiagnosisContext(
     return out;
   }
 
+  /** A rate per second: three significant digits below 1 (0.00667), else two decimals. */
+  public static String rate(double perSecond) {
+    return perSecond > 0 && perSecond < 1
+        ? String.format(Locale.ROOT, "%.3g", perSecond)
+        : String.format(Locale.ROOT, "%.2f", perSecond);
+  }
+
   /** Two decimals, root locale. */
   public static String fmt(double d) {
     return String.format(Locale.ROOT, "%.2f", d);

@@ -384,14 +384,21 @@ public final class FailedRolloutDiagnosis implements Diagnosis {
     Instant at = ctx.now().plusMillis(Math.round(seconds * 1000));
     ev.add(
         Evidence.of(
-            "claimRate", fmt(rate) + "/s", claims + " claims / " + w.window().toSeconds() + " s"));
+            "claimRate",
+            DiagnosisContext.rate(rate) + "/s",
+            claims + " claims / " + w.window().toSeconds() + " s"));
     ev.add(
         Evidence.of(
             "brokenSandboxesFrom",
             at,
-            claimsLeft + " claims / " + fmt(rate) + "/s = " + fmt(seconds) + " s from now"));
+            claimsLeft
+                + " claims / "
+                + DiagnosisContext.rate(rate)
+                + "/s = "
+                + fmt(seconds)
+                + " s from now"));
     return "at the current "
-        + fmt(rate)
+        + DiagnosisContext.rate(rate)
         + " claims/s it hands out broken sandboxes in about "
         + Durations.format(Duration.ofMillis(Math.round(seconds * 1000)))
         + " ("

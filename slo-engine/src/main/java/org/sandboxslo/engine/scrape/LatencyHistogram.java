@@ -305,9 +305,10 @@ public record LatencyHistogram(
 
   /** A count or bound as shown: integral values without a fraction, else one decimal. */
   public static String num(double v) {
-    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-      return String.valueOf((long) v);
+    double r = Math.rint(v * 10) / 10;
+    if (r == Math.rint(r) && Math.abs(r) < 1e15) {
+      return String.valueOf((long) r);
     }
-    return String.format(Locale.ROOT, "%.1f", v);
+    return String.format(Locale.ROOT, "%.1f", r);
   }
 }
