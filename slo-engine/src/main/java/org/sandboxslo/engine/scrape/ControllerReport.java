@@ -349,6 +349,94 @@ public record ControllerReport(
         a.lastScrape().isAfter(b.lastScrape()) ? a.lastScrape() : b.lastScrape());
   }
 
+  /**
+   * The report as text lines for a terminal: the build, warm-hit per template (no data when no
+   * claim), each histogram (lower bounds, no data, good events below the minimum count, and
+   * corrected figures after an overcount), the pod_condition split and the notes.
+   */
+  public List<String> lines() {
+    List<String> out = new ArrayList<>();
+    out.add(
+        "controller view "
+            + from
+            + " .. "
+            + to
+            + " ("
+            + scrapes
+            + " scrapes"
+            + (targets.isEmpty() ? "" : " of " + String.join(", ", targets))
+            + ")");
+    out.add(
+        "  build: "
+            + (build == null || build.gitVersion() == null
+                ? "unknown (no agent_sandbox_build_info)"
+                : build.gitVersion() + " (" + build.gitCommit() + ")"));
+    for (WarmHitRow w : warmHit) {
+      ControllerView.WarmHit h = w.warmHit();
+      out.add(
+          "  warm-hit "
+              + w.template()
+              + ": "
+              + (h.ratio() == null
+                  ? "no data"
+                  : String.format(java.util.Locale.ROOT, "%.3f", h.ratio()))
+              + " ("
+              + LatencyHistogram.num(h.warm())
+              + " warm / "
+              + LatencyHistogram.num(h.warm() + h.cold())
+              + ")"
+              + (h.partial() ? " partial" : ""));
+    }
+    for (LatencyHistogram h : histograms) {
+      StringBuilder sb =
+          new StringBuilder("  ")
+              .append(h.metric())
+              .append(" {sandbox_template=")
+              .append(h.template())
+              .append(", launch_type=")
+              .append(h.launchType())
+              .append("}: ")
+              .append(h.display());
+      if (h.count() > 0) {
+        sb.append(" [").append(LatencyHistogram.num(h.count())).append(" observations]");
+      }
+      if (h.partial()) {
+        sb.append(" partial");
+      }
+      if (h.overcount() != null) {
+        LatencyHistogram.Overcount oc = h.overcount();
+        sb.append("; overcount ")
+            .append(LatencyHistogram.num(oc.excess()))
+            .append(" (")
+            .append(oc.firstReadyClaims())
+            .append(" claims first Ready), corrected: ");
+        List<String> parts = new ArrayList<>();
+        oc.corrected()
+            .forEach(v -> parts.add("p" + LatencyHistogram.num(v.q() * 100) + " " + v.display()));
+        if (oc.correctedGood() != null) {
+          parts.add(oc.correctedGood().display());
+        }
+        sb.append(parts.isEmpty() ? "no data" : String.join(", ", parts));
+      }
+      out.add(sb.toString());
+    }
+    for (PodConditionRow r : podCondition) {
+      out.add(
+          "  claims created "
+              + r.template()
+              + " "
+              + r.launchType()
+              + " pod_condition="
+              + r.podCondition()
+              + ": "
+              + LatencyHistogram.num(r.increase()));
+    }
+    for (String n : notes) {
+      out.add("  note: " + n);
+    }
+    return out;
+  }
+
   /** The histogram reading of one metric × template × launch type, or null. */
   public LatencyHistogram histogram(String metric, String template, String launchType) {
     for (LatencyHistogram h : histograms) {

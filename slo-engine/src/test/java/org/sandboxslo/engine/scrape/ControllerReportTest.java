@@ -239,4 +239,23 @@ class ControllerReportTest {
             ControllerReport.ofScrapeFiles(
                 List.of("up 1\n"), null, null, LatencyHistogram.Options.defaults()));
   }
+
+  @Test
+  void c14ScrapeFileAloneIsAValidReplay() throws Exception {
+    ControllerReport r =
+        ControllerReport.ofScrapeFiles(
+            List.of(CasesScrapeTest.input("C14-counter-reset-restart.txt")),
+            null,
+            null,
+            LatencyHistogram.Options.defaults());
+    ControllerView.WarmHit w = r.warmHit().get(0).warmHit();
+    assertEquals(80.0, w.warm()); // 40 + 15 + 25
+    assertEquals(5.0, w.cold()); // 2 + 1 + 2
+    assertTrue(w.partial());
+    assertEquals(Instant.parse("2026-09-01T12:00:40Z"), r.restarts().get(0).at());
+    assertNull(r.build());
+    assertEquals(List.of(), r.histograms());
+    assertEquals("  warm-hit tpl-py: 0.941 (80 warm / 85) partial", r.lines().get(2));
+    assertTrue(r.lines().get(1).contains("unknown (no agent_sandbox_build_info)"));
+  }
 }
