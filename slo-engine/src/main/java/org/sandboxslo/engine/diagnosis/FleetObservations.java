@@ -159,6 +159,11 @@ public final class FleetObservations {
   private final Map<ObjectRef, LinkedHashMap<String, MemberRecord>> members = new HashMap<>();
   private final Map<String, ObjectRef> memberPool = new HashMap<>();
   private final Map<ObjectRef, PodView> pods = new HashMap<>();
+
+  /** ns/sandbox name → Pod, and ns/name-hash → Pod: the index {@link #podOf} reads. */
+  private final Map<ObjectRef, ObjectRef> podBySandbox = new HashMap<>();
+
+  private final Map<ObjectRef, ObjectRef> podByHash = new HashMap<>();
   private final LinkedHashMap<ObjectRef, PodFailure> podFailures = new LinkedHashMap<>();
   private final Deque<KubeEventView> events = new ArrayDeque<>();
   private final Deque<IdentityProbe> probes = new ArrayDeque<>();
@@ -195,7 +200,10 @@ public final class FleetObservations {
     if (e instanceof FleetEvent.PodUpserted p) {
       onPod(p.pod(), p.receivedAt());
     } else if (e instanceof FleetEvent.PodDeleted d) {
-      pods.remove(d.ref());
+      PodView gone = pods.remove(d.ref());
+      if (gone != null) {
+        unindex(gone);
+      }
     } else if (e instanceof FleetEvent.KubeEventSeen ev) {
       events.removeIf(x -> x.ref().equals(ev.event().ref()));
       events.addLast(ev.event());
@@ -229,7 +237,16 @@ public final class FleetObservations {
         && p.resourceVersion().equals(before.resourceVersion())) {
       return;
     }
+    if (before != null) {
+      unindex(before);
+    }
     pods.put(p.ref(), p);
+    if (p.sandboxName() != null) {
+      podBySandbox.put(new ObjectRef(p.ref().namespace(), p.sandboxName()), p.ref());
+    }
+    if (p.sandboxNameHash() != null) {
+      podByHash.put(new ObjectRef(p.ref().namespace(), p.sandboxNameHash()), p.ref());
+    }
     var failing = p.failingContainers();
     if (!failing.isEmpty()) {
       List<String> d = new ArrayList<>();
@@ -407,22 +424,27 @@ public final class FleetObservations {
     return m == null ? List.of() : List.copyOf(m.values());
   }
 
-  /** The Pod backing a Sandbox: owner reference, else the name-hash label, else the same name. */
-  public PodView podOf(ObjectRef sandbox) {
-    PodView byHash = null;
-    String hash = NameHash.of(sandbox.name());
-    for (PodView p : pods.values()) {
-      if (!p.ref().namespace().equals(sandbox.namespace()) || p.deleting()) {
-        continue;
-      }
-      if (sandbox.name().equals(p.sandboxName())) {
-        return p;
-      }
-      if (byHash == null && hash.equals(p.sandboxNameHash())) {
-        byHash = p;
-      }
+  private void unindex(PodView p) {
+    if (p.sandboxName() != null) {
+      podBySandbox.remove(new ObjectRef(p.ref().namespace(), p.sandboxName()), p.ref());
     }
-    return byHash != null ? byHash : pods.get(sandbox);
+    if (p.sandboxNameHash() != null) {
+      podByHash.remove(new ObjectRef(p.ref().namespace(), p.sandboxNameHash()), p.ref());
+    }
+  }
+
+  /**
+   * The Pod backing a Sandbox: by its controller ownerReference, else by the label {@code
+   * agents.x-k8s.io/sandbox-name-hash} = NameHash(name), else the Pod named like the Sandbox; null
+   * when none is known.
+   */
+  public PodView podOf(ObjectRef sandbox) {
+    ObjectRef r = podBySandbox.get(sandbox);
+    if (r == null) {
+      r = podByHash.get(new ObjectRef(sandbox.namespace(), NameHash.of(sandbox.name())));
+    }
+    PodView p = r == null ? null : pods.get(r);
+    return p != null ? p : pods.get(sandbox);
   }
 
   /** All Pods, unmodifiable. */
