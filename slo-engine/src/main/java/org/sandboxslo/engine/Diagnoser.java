@@ -12,6 +12,13 @@ import java.util.TreeSet;
 import org.sandboxslo.engine.FleetEngine.ForcedCold;
 import org.sandboxslo.engine.FleetEngine.ServedStale;
 import org.sandboxslo.engine.FleetEngine.TemplateChange;
+import org.sandboxslo.engine.diagnosis.ControllerConfigDiagnosis;
+import org.sandboxslo.engine.diagnosis.ControllerHistogramDiagnosis;
+import org.sandboxslo.engine.diagnosis.DiagnosisContext;
+import org.sandboxslo.engine.diagnosis.DiagnosisSettings;
+import org.sandboxslo.engine.diagnosis.DirectSandboxDiagnosis;
+import org.sandboxslo.engine.diagnosis.FailedRolloutDiagnosis;
+import org.sandboxslo.engine.diagnosis.SnapshotCloneDiagnosis;
 import org.sandboxslo.engine.finding.DiagnosisConfig;
 import org.sandboxslo.engine.finding.Evidence;
 import org.sandboxslo.engine.finding.Finding;
@@ -39,12 +46,39 @@ final class Diagnoser {
   private final DiagnosisConfig cfg;
   private final Instant now;
   private final FleetSnapshot snap;
+  private final DiagnosisSettings settings;
 
   Diagnoser(FleetEngine e, DiagnosisConfig cfg, Instant now, FleetSnapshot snap) {
+    this(e, cfg, now, snap, DiagnosisSettings.defaults());
+  }
+
+  Diagnoser(
+      FleetEngine e,
+      DiagnosisConfig cfg,
+      Instant now,
+      FleetSnapshot snap,
+      DiagnosisSettings settings) {
     this.e = e;
     this.cfg = cfg;
     this.now = now;
     this.snap = snap;
+    this.settings = settings;
+  }
+
+  /** The read-only context the diagnoses of package {@code diagnosis} take. */
+  DiagnosisContext context() {
+    e.observations().probeRetention(settings.probeRetention());
+    return new DiagnosisContext(
+        now,
+        cfg,
+        settings,
+        snap,
+        e.templates(),
+        e.pools(),
+        e.sandboxes(),
+        e.claims(),
+        e::isStale,
+        e.observations());
   }
 
   List<Finding> run() {
@@ -65,6 +99,12 @@ final class Diagnoser {
     }
     expired(out);
     spoofed(out);
+    DiagnosisContext ctx = context();
+    new FailedRolloutDiagnosis().diagnose(ctx, out);
+    new ControllerHistogramDiagnosis().diagnose(ctx, out);
+    new DirectSandboxDiagnosis().diagnose(ctx, out);
+    new SnapshotCloneDiagnosis().diagnose(ctx, out);
+    new ControllerConfigDiagnosis().diagnose(ctx, out);
     out.sort(
         Comparator.comparing((Finding f) -> f.severity())
             .reversed()
@@ -238,27 +278,35 @@ final class Diagnoser {
             + " of "
             + replicas
             + " members Ready throughout");
+    boolean unproven = FailedRolloutDiagnosis.rolloutUnproven(e.observations(), p, t);
     List<Proposal> proposals =
-        List.of(
-            new Proposal(
-                "PacedRecreate",
-                "Replace the stale unclaimed members in batches of maxUnavailable = max(1, floor("
-                    + cfg.rolloutMaxUnavailableFraction()
-                    + " × "
-                    + replicas
-                    + ")) = "
-                    + maxUnavailable
-                    + ", waiting for each replacement to be Ready",
-                steps,
-                true),
-            Proposal.none(
-                "Do not simply set updateStrategy: Recreate: upstream deletes all "
-                    + stale.size()
-                    + " stale members at once and the pool drops to "
-                    + readyCurrent
-                    + "/"
-                    + replicas
-                    + " Ready (agent-sandbox#426)."));
+        unproven
+            ? List.of(
+                Proposal.none(
+                    "Wait: no member built from the current template has become Ready yet (see"
+                        + " FailedRollout), so replacing the "
+                        + stale.size()
+                        + " stale member(s) now would only remove Ready capacity."))
+            : List.of(
+                new Proposal(
+                    "PacedRecreate",
+                    "Replace the stale unclaimed members in batches of maxUnavailable = max(1, floor("
+                        + cfg.rolloutMaxUnavailableFraction()
+                        + " × "
+                        + replicas
+                        + ")) = "
+                        + maxUnavailable
+                        + ", waiting for each replacement to be Ready",
+                    steps,
+                    true),
+                Proposal.none(
+                    "Do not simply set updateStrategy: Recreate: upstream deletes all "
+                        + stale.size()
+                        + " stale members at once and the pool drops to "
+                        + readyCurrent
+                        + "/"
+                        + replicas
+                        + " Ready (agent-sandbox#426)."));
     Severity sev =
         since != null && !now.isBefore(since.plus(cfg.staleWarnAfter()))
             ? Severity.TICKET

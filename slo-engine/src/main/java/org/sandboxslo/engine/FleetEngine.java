@@ -102,6 +102,10 @@ public final class FleetEngine {
   /** Claims with env/volumeClaimTemplates not yet counted → idle Ready members at arrival. */
   private final Map<String, Integer> idleAtArrival = new HashMap<>();
 
+  /** History and evidence for the diagnoses of issue 8 part B (Pods, probes, scrapes, ...). */
+  private final org.sandboxslo.engine.diagnosis.FleetObservations observations =
+      new org.sandboxslo.engine.diagnosis.FleetObservations();
+
   /**
    * A blueprint change of a template as observed.
    *
@@ -220,12 +224,15 @@ public final class FleetEngine {
 
   /** Applies one event. Never throws for well-formed events (records validate themselves). */
   public void apply(FleetEvent event) {
+    observations.noteTime(event.receivedAt());
     if (event instanceof FleetEvent.Upserted u) {
       upsert(u);
     } else if (event instanceof FleetEvent.Deleted d) {
       delete(d);
     } else if (event instanceof FleetEvent.Synced s) {
       synced.put(s.kind(), true);
+    } else {
+      observations.apply(event);
     }
   }
 
@@ -242,6 +249,7 @@ public final class FleetEngine {
     trackLag(v, u.serverTime(), u.receivedAt());
     if (v instanceof TemplateView t) {
       TemplateView before = templates.put(t.ref(), t);
+      observations.onTemplate(t, u.receivedAt());
       if (before != null
           && Objects.equals(before.uid(), t.uid())
           && !before.blueprintDigest().equals(t.blueprintDigest())) {
@@ -263,6 +271,9 @@ public final class FleetEngine {
           prev instanceof SandboxView ps && Objects.equals(ps.uid(), s.uid()) ? ps : null;
       sandboxes.put(s.ref(), s);
       learnHash(s);
+      String tpl = templateOfSandbox(s, null);
+      observations.onSandbox(
+          s, tpl == null ? null : new ObjectRef(s.ref().namespace(), tpl), u.receivedAt());
       onSandbox(before, s, u.receivedAt());
       retryPendingClaims();
     } else if (v instanceof ClaimView c) {
@@ -284,13 +295,17 @@ public final class FleetEngine {
     switch (d.kind()) {
       case SANDBOX -> {
         SandboxView s = sandboxes.remove(d.ref());
+        observations.onSandboxDeleted(s != null ? s.uid() : d.uid(), d.receivedAt());
         if (s != null && s.uid() != null) {
           countedMembers.remove(s.uid());
           resumes.remove(s.uid());
           newestServerTime.remove(s.uid());
         }
       }
-      case SANDBOX_TEMPLATE -> templates.remove(d.ref());
+      case SANDBOX_TEMPLATE -> {
+        templates.remove(d.ref());
+        observations.onTemplateDeleted(d.ref());
+      }
       case SANDBOX_WARM_POOL -> pools.remove(d.ref());
       case SANDBOX_CLAIM -> {
         ClaimView c = claims.remove(d.ref());
@@ -375,6 +390,15 @@ public final class FleetEngine {
       seriesOf(key).recordResume(at, result, latency);
     }
     feedResume(s.ref().namespace(), template, at, result);
+    observations.onResume(
+        new org.sandboxslo.engine.diagnosis.FleetObservations.Resume(
+            s.ref(),
+            template,
+            poolOf(s),
+            result == ResumeResult.SUCCESS,
+            result.name(),
+            started,
+            at));
   }
 
   private String poolOf(SandboxView s) {
@@ -456,6 +480,9 @@ public final class FleetEngine {
     countedClaims.add(c.uid());
     boolean eligible = !c.setsEnv() && !c.setsVolumeClaimTemplates();
     noteDiagnosisFacts(c, sb, template, warm, readyAt);
+    observations.onFirstReady(
+        new org.sandboxslo.engine.diagnosis.FleetObservations.FirstReady(
+            ns, template, warm, readyAt));
     for (SliKey key : keys(ns, template, c.warmPoolName())) {
       seriesOf(key).recordClaim(readyAt, warm, latency, eligible);
     }
@@ -549,7 +576,63 @@ public final class FleetEngine {
    */
   public List<org.sandboxslo.engine.finding.Finding> findings(
       Instant now, org.sandboxslo.engine.finding.DiagnosisConfig config) {
-    return new Diagnoser(this, config, now, snapshot(now)).run();
+    return findings(now, config, org.sandboxslo.engine.diagnosis.DiagnosisSettings.defaults());
+  }
+
+  /**
+   * Diagnoses at {@code now} with the thresholds of issue 8 part B as well (failed rollouts, the
+   * controller's histograms, stale conditions and Sandboxes outside pools, snapshot clones,
+   * controller configuration).
+   */
+  public List<org.sandboxslo.engine.finding.Finding> findings(
+      Instant now,
+      org.sandboxslo.engine.finding.DiagnosisConfig config,
+      org.sandboxslo.engine.diagnosis.DiagnosisSettings settings) {
+    return new Diagnoser(this, config, now, snapshot(now), settings).run();
+  }
+
+  // ---- issue 8 part B: read accessors for the console and replay
+
+  /**
+   * History and evidence beyond the current objects: template generations, pool member history,
+   * Pods, Events, probes, scrapes, the controller's Deployment and the CRDs. Read it on the
+   * engine's thread only.
+   */
+  public org.sandboxslo.engine.diagnosis.FleetObservations observations() {
+    return observations;
+  }
+
+  /**
+   * Every blueprint generation of a template the engine saw, oldest first (bounded), each with the
+   * time a member built from it was first seen Ready: the source of a rollback.
+   */
+  public List<org.sandboxslo.engine.diagnosis.FleetObservations.TemplateGeneration>
+      templateGenerations(ObjectRef template) {
+    return observations.generations(template);
+  }
+
+  /**
+   * The controller-reported view at {@code now} from the scrapes applied ({@link
+   * FleetEvent.Scraped}), its once-per-claim histograms cross-checked against the claims first
+   * Ready in the window; null when no scrape was applied.
+   */
+  public org.sandboxslo.engine.scrape.ControllerReport controllerReport(
+      Instant now,
+      org.sandboxslo.engine.finding.DiagnosisConfig config,
+      org.sandboxslo.engine.diagnosis.DiagnosisSettings settings) {
+    return org.sandboxslo.engine.diagnosis.ControllerHistogramDiagnosis.report(
+        new Diagnoser(this, config, now, snapshot(now), settings).context());
+  }
+
+  /** Sandboxes created directly (no controller ownerReference), sorted by namespace/name. */
+  public List<SandboxView> directSandboxes() {
+    List<SandboxView> out = new ArrayList<>();
+    for (SandboxView s : new TreeMap<>(sandboxes).values()) {
+      if (org.sandboxslo.engine.diagnosis.SandboxLifecycle.direct(s)) {
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   /**

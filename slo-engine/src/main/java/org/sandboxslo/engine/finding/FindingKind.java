@@ -13,7 +13,16 @@ public enum FindingKind {
   MEMBERS_HELD_UNSCHEDULABLE("MembersHeldUnschedulable", "WarmPoolDrained"),
   TEMPLATE_MISSING("TemplateMissing", "WarmPoolDrained"),
   UNSAFE_TEMPLATE("UnsafeTemplate", "UnsafeTemplate"),
-  RESERVED_LABEL_ON_USER_OBJECT("ReservedLabelOnUserObject", "AgentSandboxWarmWithoutOwner");
+  RESERVED_LABEL_ON_USER_OBJECT("ReservedLabelOnUserObject", "AgentSandboxWarmWithoutOwner"),
+  // issue 8 part B
+  FAILED_ROLLOUT("FailedRollout", "WarmPoolFailedRollout"),
+  CONTROLLER_HISTOGRAM_OVERCOUNT("ControllerHistogramOvercount", "ControllerHistogramOvercount"),
+  SUSPENDED_CONDITION_STALE("SuspendedConditionStale", "SandboxSuspendedConditionStale"),
+  SNAPSHOT_CLONES_SHARE_RANDOMNESS(
+      "SnapshotClonesShareRandomness", "SnapshotClonesShareRandomness"),
+  CONTROLLER_CONFIG_CONTRADICTS_LOAD(
+      "ControllerConfigContradictsLoad", "ControllerConfigContradictsLoad"),
+  CRD_STORAGE_NOT_MIGRATED("CrdStorageNotMigrated", "CrdStorageNotMigrated");
 
   private final String wireName;
   private final String runbook;

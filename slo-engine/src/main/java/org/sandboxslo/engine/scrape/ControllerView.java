@@ -20,6 +20,22 @@ public final class ControllerView {
   public static final String CONTROLLER_STARTUP_LATENCY_MS =
       "agent_sandbox_claim_controller_startup_latency_ms";
 
+  /** Webhook annotation → claim Ready; observed only when a webhook stamps the annotation. */
+  public static final String CLAIM_STARTUP_LATENCY_MS = "agent_sandbox_claim_startup_latency_ms";
+
+  /** SDK annotation → claim Ready (client clock; negatives dropped). */
+  public static final String CLIENT_CLAIM_STARTUP_LATENCY_MS =
+      "agent_sandbox_client_claim_startup_latency_ms";
+
+  /** Sandbox creationTimestamp → Sandbox Ready, recorded at claim first Ready. */
+  public static final String CREATION_LATENCY_MS = "agent_sandbox_creation_latency_ms";
+
+  /** Gauge of all Sandboxes in the controller's cache. */
+  public static final String SANDBOXES = "agent_sandboxes";
+
+  /** Constant 1 with the build's labels ({@code git_version}, ...). */
+  public static final String BUILD_INFO = "agent_sandbox_build_info";
+
   /**
    * Warm-hit over a window.
    *
@@ -71,6 +87,54 @@ public final class ControllerView {
       double q,
       Instant from,
       Instant to) {
+    BucketDelta d = bucketDelta(scrapes, histogram, template, launchType, from, to);
+    if (d == null) {
+      return null;
+    }
+    return HistogramQuantile.of(q, d.buckets());
+  }
+
+  /**
+   * Cumulative bucket increases of a histogram over a window, summed over the matching series.
+   *
+   * @param buckets by {@code le} ascending, the last one {@code +Inf}; counts are increases
+   * @param partial a counter reset fell inside the window (increments before it were not scraped)
+   * @param restarts the resets seen
+   * @param firstScrape the earliest scrape used (increases count observations after it)
+   * @param lastScrape the latest scrape used
+   */
+  public record BucketDelta(
+      List<HistogramQuantile.Bucket> buckets,
+      boolean partial,
+      List<CounterIncrease.Restart> restarts,
+      Instant firstScrape,
+      Instant lastScrape) {
+    public BucketDelta {
+      buckets = List.copyOf(buckets);
+      restarts = List.copyOf(restarts);
+    }
+
+    /** Observations in the window: the {@code +Inf} bucket's increase. */
+    public double count() {
+      return buckets.get(buckets.size() - 1).count();
+    }
+  }
+
+  /**
+   * Bucket increases of {@code histogram} ({@code <histogram>_bucket}) over the scrapes in [from,
+   * to] with the label filters.
+   *
+   * @param template label {@code sandbox_template}, or null for any
+   * @param launchType label {@code launch_type}, or null for any
+   * @return null when no matching bucket series with {@code le="+Inf"} was scraped in the window
+   */
+  public static BucketDelta bucketDelta(
+      List<Scrape> scrapes,
+      String histogram,
+      String template,
+      String launchType,
+      Instant from,
+      Instant to) {
     String bucketName = histogram + "_bucket";
     CounterIncrease.Result r = CounterIncrease.over(scrapes, bucketName, from, to);
     Map<String, Sample> series = CounterIncrease.seriesOf(scrapes, bucketName);
@@ -93,7 +157,35 @@ public final class ControllerView {
     }
     List<HistogramQuantile.Bucket> buckets = new ArrayList<>();
     byLe.forEach((le, c) -> buckets.add(new HistogramQuantile.Bucket(le, c)));
-    return HistogramQuantile.of(q, buckets);
+    Instant first = null;
+    Instant last = null;
+    for (Scrape s : scrapes) {
+      if (!s.at().isBefore(from) && !s.at().isAfter(to)) {
+        first = first == null || s.at().isBefore(first) ? s.at() : first;
+        last = last == null || s.at().isAfter(last) ? s.at() : last;
+      }
+    }
+    return new BucketDelta(buckets, r.partial(), r.restarts(), first, last);
+  }
+
+  /**
+   * The label values of {@code label} on the series of {@code metric} scraped in [from, to],
+   * sorted.
+   */
+  public static java.util.SortedSet<String> labelValues(
+      List<Scrape> scrapes, String metric, String label, Instant from, Instant to) {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    for (Scrape s : scrapes) {
+      if (s.at().isBefore(from) || s.at().isAfter(to)) {
+        continue;
+      }
+      for (Sample x : s.samples()) {
+        if (x.name().equals(metric) && x.labels().get(label) != null) {
+          out.add(x.labels().get(label));
+        }
+      }
+    }
+    return out;
   }
 
   private static boolean matches(Sample s, String namespace, String template) {
