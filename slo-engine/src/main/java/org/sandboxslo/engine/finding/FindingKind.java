@@ -13,7 +13,13 @@ public enum FindingKind {
   MEMBERS_HELD_UNSCHEDULABLE("MembersHeldUnschedulable", "WarmPoolDrained"),
   TEMPLATE_MISSING("TemplateMissing", "WarmPoolDrained"),
   UNSAFE_TEMPLATE("UnsafeTemplate", "UnsafeTemplate"),
-  RESERVED_LABEL_ON_USER_OBJECT("ReservedLabelOnUserObject", "AgentSandboxWarmWithoutOwner");
+  RESERVED_LABEL_ON_USER_OBJECT("ReservedLabelOnUserObject", "AgentSandboxWarmWithoutOwner"),
+  // issue 8 part A
+  POOL_OVER_CREATION("PoolOverCreation", "WarmPoolOverCreation"),
+  WATCH_LAG("WatchLag", "WatchLag"),
+  REFILL_GATED_BY_WATCH_LAG("RefillGatedByWatchLag", "WarmPoolRefillGated"),
+  CLAIMS_UNSERVED("ClaimsUnserved", "SandboxClaimsUnserved"),
+  INFORMER_SUSPECT_STALE("InformerSuspectStale", "InformerSuspectStale");
 
   private final String wireName;
   private final String runbook;
