@@ -40,14 +40,19 @@ public final class Observations {
   /** Ready reasons with which upstream keeps the claim waiting (requeue ≤ 1 m). */
   static final Set<String> BLOCKING_REASONS = Set.of("TemplateNotFound", "WarmPoolNotFound");
 
+  /** Unchanged evaluation samples kept in a row (so a stuck pool still shows a streak). */
+  static final int EVALUATIONS_IN_A_ROW = 8;
+
   /**
-   * One observation of a pool's size: a change of its owned-member count or of spec.replicas.
+   * One observation of a pool's size: a change of its owned-member count or of spec.replicas, or a
+   * diagnosis evaluation at a later time.
    *
    * @param at console time
    * @param owned active members with a controller ownerReference to the pool
    * @param replicas spec.replicas at that time
+   * @param evaluation taken by an evaluation, not by a change
    */
-  public record OwnedSample(Instant at, int owned, int replicas) {}
+  public record OwnedSample(Instant at, int owned, int replicas, boolean evaluation) {}
 
   /**
    * A pool member as first delivered.
@@ -265,9 +270,37 @@ public final class Observations {
       return;
     }
     Deque<OwnedSample> q = ownedHistory.computeIfAbsent(pool, x -> new ArrayDeque<>());
-    q.addLast(new OwnedSample(at, Math.max(0, owned.getOrDefault(pool, 0)), p.replicas()));
+    q.addLast(new OwnedSample(at, Math.max(0, owned.getOrDefault(pool, 0)), p.replicas(), false));
     while (q.size() > HISTORY) {
       q.removeFirst();
+    }
+  }
+
+  /**
+   * Records a diagnosis evaluation of the pool at {@code now} as an observation, when it is later
+   * than the newest one; at most {@value #EVALUATIONS_IN_A_ROW} unchanged evaluations in a row are
+   * kept.
+   */
+  public void evaluated(ObjectRef pool, Instant now) {
+    Deque<OwnedSample> q = ownedHistory.get(pool);
+    PoolView p = pools.apply(pool);
+    if (q == null || q.isEmpty() || p == null || !now.isAfter(q.peekLast().at())) {
+      return;
+    }
+    int n = Math.max(0, owned.getOrDefault(pool, 0));
+    int same = 0;
+    for (var it = q.descendingIterator(); it.hasNext() && same < EVALUATIONS_IN_A_ROW; ) {
+      OwnedSample s = it.next();
+      if (!s.evaluation() || s.owned() != n || s.replicas() != p.replicas()) {
+        break;
+      }
+      same++;
+    }
+    if (same < EVALUATIONS_IN_A_ROW) {
+      q.addLast(new OwnedSample(now, n, p.replicas(), true));
+      while (q.size() > HISTORY) {
+        q.removeFirst();
+      }
     }
   }
 

@@ -18,7 +18,8 @@ import org.sandboxslo.engine.model.SandboxView;
 /**
  * Control-loop runaway (fault kind 1): a pool owns ≥ {@link HealthThresholds#overCreationRatio} ×
  * spec.replicas members over {@link HealthThresholds#overCreationObservations} consecutive
- * observations, at least one of them a growth (a scale-down drains monotonically and is not a
+ * observations at distinct times (changes of its owned count or spec.replicas, and diagnosis
+ * evaluations), at least one of them a growth (a scale-down drains monotonically and is not a
  * runaway). Typical cause: members cannot become Ready (unschedulable) and a controller before the
  * expectations gate (v0.5.4, agent-sandbox#1266 fixing #1215) reads a cache that has not seen its
  * own creates. Never proposes anything that adds creates.
@@ -63,7 +64,9 @@ public final class OverCreationDiagnosis {
       if (s.replicas() == 0 || s.owned() < h.overCreationRatio() * s.replicas()) {
         break;
       }
-      run++;
+      if (since == null || s.at().isBefore(since)) {
+        run++; // samples at the same instant (an initial list) are one observation
+      }
       since = s.at();
       if (i == 0 || hist.get(i - 1).owned() < s.owned()) {
         growths++;
@@ -75,9 +78,15 @@ public final class OverCreationDiagnosis {
     return new Runaway(p, owned, replicas, since, run, growths);
   }
 
-  /** Findings for every over-creating pool. */
+  /**
+   * Findings for every over-creating pool. Records this evaluation as an observation of each pool
+   * first (so a pool that stays over-populated without changes still builds a streak).
+   */
   public static List<Finding> run(FleetFacts f) {
     List<Finding> out = new ArrayList<>();
+    for (PoolView p : f.sortedPools()) {
+      f.observations().evaluated(p.ref(), f.now());
+    }
     for (PoolView p : f.sortedPools()) {
       Runaway r = detect(f, p);
       if (r != null) {
