@@ -669,7 +669,7 @@ public final class FleetEngine {
   /** The read-only facts the issue-8 diagnoses evaluate. */
   org.sandboxslo.engine.diagnosis.FleetFacts facts(
       Instant now, org.sandboxslo.engine.finding.DiagnosisConfig config) {
-    return new org.sandboxslo.engine.diagnosis.FleetFacts(
+    return org.sandboxslo.engine.diagnosis.FleetFacts.of(
         now,
         templates(),
         pools(),

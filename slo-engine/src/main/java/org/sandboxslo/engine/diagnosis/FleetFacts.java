@@ -28,6 +28,8 @@ import org.sandboxslo.engine.model.TemplateView;
  * @param observations event-stream bookkeeping
  * @param stale the engine's staleness rule (member, template) → stale
  * @param config thresholds
+ * @param membersByPool active pool members grouped by pool ref, each sorted by name ({@link #of}
+ *     computes it once per evaluation)
  */
 public record FleetFacts(
     Instant now,
@@ -38,11 +40,42 @@ public record FleetFacts(
     Map<Kind, Boolean> synced,
     Observations observations,
     BiPredicate<SandboxView, TemplateView> stale,
-    DiagnosisConfig config) {
+    DiagnosisConfig config,
+    Map<ObjectRef, List<SandboxView>> membersByPool) {
   public FleetFacts {
     Objects.requireNonNull(now, "now");
     Objects.requireNonNull(observations, "observations");
     Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(membersByPool, "membersByPool");
+  }
+
+  /** The facts, with the members grouped by pool once (O(Sandboxes)). */
+  public static FleetFacts of(
+      Instant now,
+      Map<ObjectRef, TemplateView> templates,
+      Map<ObjectRef, PoolView> pools,
+      Map<ObjectRef, SandboxView> sandboxes,
+      Map<ObjectRef, ClaimView> claims,
+      Map<Kind, Boolean> synced,
+      Observations observations,
+      BiPredicate<SandboxView, TemplateView> stale,
+      DiagnosisConfig config) {
+    Map<ObjectRef, List<SandboxView>> byPool = new java.util.HashMap<>();
+    for (SandboxView s : sandboxes.values()) {
+      if (s.owner() != null && "SandboxWarmPool".equals(s.owner().kind()) && !s.deleting()) {
+        ObjectRef ref = new ObjectRef(s.ref().namespace(), s.owner().name());
+        PoolView p = pools.get(ref);
+        if (p == null
+            || p.uid() == null
+            || s.owner().uid() == null
+            || p.uid().equals(s.owner().uid())) {
+          byPool.computeIfAbsent(ref, x -> new ArrayList<>()).add(s);
+        }
+      }
+    }
+    byPool.values().forEach(l -> l.sort(Comparator.comparing(x -> x.ref().name())));
+    return new FleetFacts(
+        now, templates, pools, sandboxes, claims, synced, observations, stale, config, byPool);
   }
 
   public HealthThresholds health() {
@@ -68,17 +101,7 @@ public record FleetFacts(
    * known), not deleting; sorted by name.
    */
   public List<SandboxView> members(PoolView p) {
-    List<SandboxView> out = new ArrayList<>();
-    for (SandboxView s : sandboxes.values()) {
-      if (s.ref().namespace().equals(p.ref().namespace())
-          && s.ownedByPool(p.ref().name())
-          && !s.deleting()
-          && (p.uid() == null || s.owner().uid() == null || p.uid().equals(s.owner().uid()))) {
-        out.add(s);
-      }
-    }
-    out.sort(Comparator.comparing(s -> s.ref().name()));
-    return out;
+    return List.copyOf(membersByPool.getOrDefault(p.ref(), List.of()));
   }
 
   /** Pools sorted by ref. */

@@ -25,7 +25,7 @@ import org.sandboxslo.engine.model.ObjectRef;
  * the floor counts members Ready now and never lets the pool reach zero Ready by our deletes;
  * claimed Sandboxes are never touched; no plan while a hazard holds.
  */
-class PlannerSafetyProperties {
+class PlannerSafetyPropertyTest {
   static final ObjectRef POOL = new ObjectRef("ns", "pool");
 
   /** A member code: bit 0 Ready, bit 1 stale, bit 2 claimed. */

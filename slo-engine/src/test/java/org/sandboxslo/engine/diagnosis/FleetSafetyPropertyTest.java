@@ -31,7 +31,7 @@ import org.sandboxslo.engine.model.SandboxView;
  * expectations gate blocking or not, and with the Sandbox stream suspect or not. The hazards are
  * built into the timeline (ground truth), not read back from the engine.
  */
-class FleetSafetyProperties {
+class FleetSafetyPropertyTest {
   static final double NOW = 100;
 
   /**
