@@ -23,16 +23,29 @@ import org.sandboxslo.engine.time.Durations;
  *       5m}, ...; {@code 0s} disables). Default {@code 5m}. Use {@code 0s} when the API server is
  *       the fabric8 mock (embedded mode): closing a watch there can stall the mock for 30 s (see
  *       {@code collector/DESIGN.md}).
+ *   <li>{@code sloconsole.collector.gone-recreate-after}: consecutive 410 Gone failures of an
+ *       informer's list/watch without a successful list after which the informer is closed and
+ *       created again (a fresh list from resourceVersion 0); ≥ 1. Default {@code 3}.
  * </ul>
  *
  * @param namespaces namespaces to watch, sorted and distinct, each a DNS-1123 label; empty = all
  * @param resyncPeriod full re-list period, ≥ 0; zero disables the periodic re-list
+ * @param goneRecreateAfter consecutive 410 Gone without a successful list before the informer is
+ *     re-created, ≥ 1
  */
-public record CollectorConfig(List<String> namespaces, Duration resyncPeriod) {
+public record CollectorConfig(
+    List<String> namespaces, Duration resyncPeriod, int goneRecreateAfter) {
+  /** With the default of 3 consecutive 410 Gone before an informer is re-created. */
+  public CollectorConfig(List<String> namespaces, Duration resyncPeriod) {
+    this(namespaces, resyncPeriod, DEFAULT_GONE_RECREATE_AFTER);
+  }
+
+  public static final int DEFAULT_GONE_RECREATE_AFTER = 3;
   public static final String PREFIX = "sloconsole.collector.";
   public static final String NAMESPACES = PREFIX + "namespaces";
   public static final String RESYNC_PERIOD = PREFIX + "resync-period";
-  private static final Set<String> KEYS = Set.of(NAMESPACES, RESYNC_PERIOD);
+  public static final String GONE_RECREATE_AFTER = PREFIX + "gone-recreate-after";
+  private static final Set<String> KEYS = Set.of(NAMESPACES, RESYNC_PERIOD, GONE_RECREATE_AFTER);
   private static final Pattern DNS1123_LABEL =
       Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
@@ -48,6 +61,10 @@ public record CollectorConfig(List<String> namespaces, Duration resyncPeriod) {
     namespaces = List.copyOf(new TreeSet<>(namespaces));
     if (resyncPeriod.isNegative()) {
       throw new IllegalArgumentException(RESYNC_PERIOD + " must be >= 0, got " + resyncPeriod);
+    }
+    if (goneRecreateAfter < 1) {
+      throw new IllegalArgumentException(
+          GONE_RECREATE_AFTER + " must be >= 1, got " + goneRecreateAfter);
     }
   }
 
@@ -88,6 +105,16 @@ public record CollectorConfig(List<String> namespaces, Duration resyncPeriod) {
         map.containsKey(RESYNC_PERIOD)
             ? Durations.parse(RESYNC_PERIOD, map.get(RESYNC_PERIOD))
             : d.resyncPeriod();
-    return new CollectorConfig(namespaces, resync);
+    int gone = DEFAULT_GONE_RECREATE_AFTER;
+    String goneValue = map.get(GONE_RECREATE_AFTER);
+    if (goneValue != null) {
+      try {
+        gone = Integer.parseInt(goneValue.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            GONE_RECREATE_AFTER + ": expected an integer >= 1, got '" + goneValue + "'");
+      }
+    }
+    return new CollectorConfig(namespaces, resync, gone);
   }
 }

@@ -6,7 +6,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.sandboxslo.engine.Durations;
 import org.sandboxslo.engine.model.ConditionView;
 import org.sandboxslo.engine.model.ContainerStatusView;
 import org.sandboxslo.engine.model.ControllerDeploymentView;
@@ -16,6 +15,7 @@ import org.sandboxslo.engine.model.IdentityProbe;
 import org.sandboxslo.engine.model.KubeEventView;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.model.PodView;
+import org.sandboxslo.engine.time.Durations;
 import org.sandboxslo.engine.upstream.Labels;
 import org.sandboxslo.engine.upstream.SnapshotPins;
 

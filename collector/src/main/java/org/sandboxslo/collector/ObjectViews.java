@@ -103,6 +103,8 @@ public final class ObjectViews {
   /**
    * The newest server timestamp the object carries, for watch lag (receive time − this): {@code
    * metadata.creationTimestamp}, {@code metadata.deletionTimestamp}, every {@code
+   * metadata.managedFields[].time} (the apiserver stamps each write there, so status-only updates
+   * such as a pool's readyReplicas carry their change time too), every {@code
    * status.conditions[].lastTransitionTime}, and the annotations {@code
    * agents.x-k8s.io/controller-first-observed-at} and {@code agents.x-k8s.io/claim-first-ready-at}.
    * Lenient: values that do not parse are ignored (validation is {@link #toView(Map)}'s job).
@@ -117,6 +119,13 @@ public final class ObjectViews {
       if (md.get("annotations") instanceof Map<?, ?> ann) {
         candidates.add(ann.get(Labels.CONTROLLER_FIRST_OBSERVED_AT));
         candidates.add(ann.get(Labels.CLAIM_FIRST_READY_AT));
+      }
+      if (md.get("managedFields") instanceof List<?> mfs) {
+        for (Object mf : mfs) {
+          if (mf instanceof Map<?, ?> m) {
+            candidates.add(m.get("time"));
+          }
+        }
       }
     }
     if (object.get("status") instanceof Map<?, ?> st
@@ -517,6 +526,15 @@ public final class ObjectViews {
       return null;
     }
 
+    /** Condition messages are kept for evidence, trimmed to one line of at most 240 chars. */
+    private static String trimMessage(Object m) {
+      if (!(m instanceof String s) || s.isBlank()) {
+        return null;
+      }
+      String one = s.strip().replaceAll("\\s+", " ");
+      return one.length() <= 240 ? one : one.substring(0, 239) + "…";
+    }
+
     private static String str(Object o) {
       return o == null ? null : String.valueOf(o);
     }
@@ -535,6 +553,7 @@ public final class ObjectViews {
           String prefix = "status.conditions[" + i + "].";
           Object status = c.get("status");
           Object reason = c.get("reason");
+          Object message = c.get("message");
           if (status != null && !(status instanceof String)) {
             throw error(prefix + "status", "not a string", "not a string");
           }
@@ -542,7 +561,7 @@ public final class ObjectViews {
             throw error(prefix + "reason", "not a string", "not a string");
           }
           Instant ltt = parse(prefix + "lastTransitionTime", c.get("lastTransitionTime"), false);
-          return new ConditionView((String) status, (String) reason, ltt);
+          return new ConditionView((String) status, (String) reason, ltt, trimMessage(message));
         }
       }
       return null;

@@ -42,10 +42,17 @@ import org.slf4j.MDC;
  *
  * <p><b>Events.</b> Every add/modify becomes {@link FleetEvent.Upserted} with the view ({@link
  * ObjectViews#toView}), the newest server timestamp on the object ({@link ObjectViews#serverTime})
- * and {@code clock.instant()} at arrival; watch lag = receivedAt − serverTime. Deletes (also
- * tombstones after a re-list, "deleted final state unknown") become {@link FleetEvent.Deleted}.
- * When every informer of a kind has listed and its listed objects have been delivered, {@link
- * FleetEvent.Synced} is emitted for that kind (again after each {@link #relist()}).
+ * and {@code clock.instant()} at arrival; watch lag = receivedAt − serverTime. Objects delivered
+ * before the informer has synced (its initial list, or a re-list) are flagged {@code listed}: their
+ * age is not lag. Deletes become {@link FleetEvent.Deleted}, preceded by the object's final state
+ * as an upsert; tombstones ("deleted final state unknown") and objects found gone after a re-list
+ * are flagged {@code finalStateUnknown}.
+ *
+ * <p><b>410 Gone.</b> fabric8 re-lists by itself when a watch expires; when list or watch keep
+ * failing with 410 Gone ({@link CollectorConfig#goneRecreateAfter()} times in a row without a
+ * successful list), the informer is closed and created again. When every informer of a kind has
+ * listed and its listed objects have been delivered, {@link FleetEvent.Synced} is emitted for that
+ * kind (again after each {@link #relist()}).
  *
  * <p><b>Sink contract.</b> Sink calls are serialized (never concurrent) but come from informer and
  * collector threads, so the sink should be fast (enqueue). It must not call {@link #relist()} or
@@ -376,6 +383,9 @@ public final class SandboxCollector implements AutoCloseable {
     SharedIndexInformer<GenericKubernetesResource> informer;
     Handler handler;
 
+    /** 410 Gone failures in a row since the last successful list (or delivery). */
+    final GoneCounter gone = new GoneCounter(config.goneRecreateAfter());
+
     /** Store writes of an unchanged resourceVersion by the current informer (watch replays). */
     LongAdder sameVersionWrites = new LongAdder();
 
@@ -394,7 +404,7 @@ public final class SandboxCollector implements AutoCloseable {
 
     void startInformer() {
       synced = false;
-      handler = new Handler(kind, previous);
+      handler = new Handler(kind, previous, this);
       var op = client.genericKubernetesResources(context(kind));
       Informable<GenericKubernetesResource> scope =
           namespace == null ? op.inAnyNamespace() : op.inNamespace(namespace);
@@ -423,6 +433,17 @@ public final class SandboxCollector implements AutoCloseable {
       inf.exceptionHandler(
           (isStarted, t) -> {
             count(kind, "watch");
+            if (GoneCounter.isGone(t) && gone.failed()) {
+              count(kind, "gone-recreate");
+              LOG.warn(
+                  "collector: {} {} failed with 410 Gone {} times without a successful list;"
+                      + " re-creating the informer",
+                  kind.kindName(),
+                  isStarted ? "watch" : "list",
+                  gone.limit());
+              recreateLater(this);
+              return false;
+            }
             LOG.warn(
                 "collector: {} {} failed, retrying: {}",
                 kind.kindName(),
@@ -479,12 +500,14 @@ public final class SandboxCollector implements AutoCloseable {
           if (!e.getValue().isEmpty() && !handler.delivered.containsKey(e.getKey())) {
             deliver(
                 kind,
-                new FleetEvent.Deleted(kind, refOf(e.getKey()), e.getValue(), clock.instant()),
+                new FleetEvent.Deleted(
+                    kind, refOf(e.getKey()), e.getValue(), clock.instant(), true),
                 e.getKey());
           }
         }
         previous.clear();
       }
+      gone.succeeded();
       synced = true;
     }
   }
@@ -499,11 +522,15 @@ public final class SandboxCollector implements AutoCloseable {
     /** The watch's {@code previous} map (objects delivered before the last re-list). */
     final Map<String, String> previous;
 
+    /** The watch: objects delivered before it has synced are list deliveries. */
+    final Watch watch;
+
     volatile boolean active = true;
 
-    Handler(Kind kind, Map<String, String> previous) {
+    Handler(Kind kind, Map<String, String> previous, Watch watch) {
       this.kind = kind;
       this.previous = previous;
+      this.watch = watch;
     }
 
     @Override
@@ -534,13 +561,32 @@ public final class SandboxCollector implements AutoCloseable {
         }
         String key = ns + "/" + name;
         FleetEvent e =
-            new FleetEvent.Deleted(kind, new ObjectRef(ns, name), md.getUid(), clock.instant());
+            new FleetEvent.Deleted(
+                kind,
+                new ObjectRef(ns, name),
+                md.getUid(),
+                clock.instant(),
+                deletedFinalStateUnknown);
+        FleetEvent last = null;
+        if (!deletedFinalStateUnknown) {
+          try { // the final state first (deduped by the engine when it is not new)
+            Map<String, Object> tree = ObjectViews.asMap(obj);
+            last =
+                new FleetEvent.Upserted(
+                    ObjectViews.toView(tree), ObjectViews.serverTime(tree), e.receivedAt());
+          } catch (RuntimeException m) { // MalformedObjectException included
+            last = null; // the delete still counts; the final state is not needed for it
+          }
+        }
         synchronized (sinkLock) {
           if (!active) {
             return;
           }
           if (recorder != null) {
             tee("DELETED", kind, ObjectViews.asMap(obj), e.receivedAt());
+          }
+          if (last != null) {
+            deliver(kind, last, key);
           }
           deliver(kind, e, key);
           delivered.remove(key);
@@ -568,7 +614,9 @@ public final class SandboxCollector implements AutoCloseable {
         try {
           tree = ObjectViews.asMap(obj);
           ObjectView view = ObjectViews.toView(tree);
-          e = new FleetEvent.Upserted(view, ObjectViews.serverTime(tree), clock.instant());
+          e =
+              new FleetEvent.Upserted(
+                  view, ObjectViews.serverTime(tree), clock.instant(), !watch.synced);
         } catch (MalformedObjectException m) {
           count(kind, m.shortKey());
           warnOnce(
@@ -585,7 +633,11 @@ public final class SandboxCollector implements AutoCloseable {
           if (before != null && !before.isEmpty() && !before.equals(uid)) {
             // deleted and re-created under the same name while no informer watched: the engine
             // keys by namespace/name, so the old object's Deleted must come first
-            deliver(kind, new FleetEvent.Deleted(kind, refOf(key), before, clock.instant()), key);
+            deliver(
+                kind, new FleetEvent.Deleted(kind, refOf(key), before, clock.instant(), true), key);
+          }
+          if (watch.synced) {
+            watch.gone.succeeded(); // the watch delivers: the informer works
           }
           if (tree != null) {
             tee(type, kind, tree, e != null ? e.receivedAt() : clock.instant());
@@ -604,6 +656,38 @@ public final class SandboxCollector implements AutoCloseable {
         delivered.put(key, uid);
       }
     }
+  }
+
+  /** Re-creates one informer on the collector thread (never from an informer callback). */
+  private void recreateLater(Watch w) {
+    ScheduledExecutorService s = scheduler;
+    if (s == null) {
+      return;
+    }
+    s.execute(
+        () -> {
+          synchronized (SandboxCollector.this) {
+            if (closed) {
+              return;
+            }
+            syncedEmitted.get(w.kind).set(false);
+            w.stopInformer(true);
+            w.gone.succeeded();
+            w.startInformer();
+          }
+        });
+  }
+
+  /** Informers re-created after repeated 410 Gone, per kind (tests and metrics). */
+  public Map<Kind, Long> goneRecreations() {
+    Map<Kind, Long> out = new EnumMap<>(Kind.class);
+    errors.forEach(
+        (k, v) -> {
+          if (k.reason().equals("gone-recreate")) {
+            out.merge(k.kind(), v.sum(), Long::sum);
+          }
+        });
+    return Collections.unmodifiableMap(out);
   }
 
   private static ObjectRef refOf(String key) {

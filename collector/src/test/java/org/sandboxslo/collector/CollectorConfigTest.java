@@ -42,7 +42,14 @@ class CollectorConfigTest {
         Arguments.of(
             Map.of("sloconsole.collector.namespace", "a"),
             "unknown configuration key sloconsole.collector.namespace; known:"
-                + " [sloconsole.collector.namespaces, sloconsole.collector.resync-period]"),
+                + " [sloconsole.collector.gone-recreate-after, sloconsole.collector.namespaces,"
+                + " sloconsole.collector.resync-period]"),
+        Arguments.of(
+            Map.of(CollectorConfig.GONE_RECREATE_AFTER, "0"),
+            "sloconsole.collector.gone-recreate-after must be >= 1, got 0"),
+        Arguments.of(
+            Map.of(CollectorConfig.GONE_RECREATE_AFTER, "often"),
+            "sloconsole.collector.gone-recreate-after: expected an integer >= 1, got 'often'"),
         Arguments.of(
             Map.of(CollectorConfig.NAMESPACES, "Team_A"),
             "sloconsole.collector.namespaces: 'Team_A' is not a valid namespace name (DNS-1123 label)"),

@@ -276,6 +276,33 @@ class ObjectViewsTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void managedFieldsTimesAreServerChangeTimesAndConditionMessagesAreKeptTrimmed() {
+    Map<String, Object> o = CaseFiles.object(C03, "Sandbox", "pool-py-a1", "1054");
+    // a label-only write at 09:30:00 leaves no condition time but stamps managedFields
+    meta(o)
+        .put(
+            "managedFields",
+            new java.util.ArrayList<>(
+                List.of(
+                    Map.of("manager", "agent-sandbox-controller", "time", "2026-09-01T09:30:00Z"),
+                    Map.of("manager", "kubectl", "time", "2026-09-01T08:10:00Z"))));
+    assertEquals(t("2026-09-01T09:30:00Z"), ObjectViews.serverTime(o));
+    Map<String, Object> status = (Map<String, Object>) o.get("status");
+    List<Object> conds = new java.util.ArrayList<>((List<Object>) status.get("conditions"));
+    conds.add(
+        Map.of(
+            "type", "PodScheduled",
+            "status", "False",
+            "reason", "Unschedulable",
+            "lastTransitionTime", "2026-09-01T08:00:01Z",
+            "message", "0/3 nodes are available:\n  3 Insufficient cpu."));
+    status.put("conditions", conds);
+    SandboxView v = (SandboxView) ObjectViews.toView(o);
+    assertEquals("0/3 nodes are available: 3 Insufficient cpu.", v.podScheduled().message());
+  }
+
+  @Test
   void deletionTimestampMeansDeleting() {
     Map<String, Object> o = CaseFiles.object(C03, "Sandbox", "pool-py-a1", "1054");
     meta(o).put("deletionTimestamp", "2026-09-01T11:00:00Z");

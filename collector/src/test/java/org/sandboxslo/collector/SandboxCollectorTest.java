@@ -344,8 +344,13 @@ class SandboxCollectorTest {
       assertEquals(
           1, events.stream().filter(new FleetEvent.Synced(k, NOW)::equals).count(), k.name());
     }
-    // every object comes again with identical uid + resourceVersion (the engine dedupes them)
+    // every object comes again with identical uid + resourceVersion (the engine dedupes them),
+    // flagged as listed: their age is not watch lag
     assertEquals(before, keys(events));
+    assertTrue(
+        events.stream()
+            .filter(e -> e instanceof FleetEvent.Upserted)
+            .allMatch(e -> ((FleetEvent.Upserted) e).listed()));
     assertTrue(events.stream().noneMatch(e -> e instanceof FleetEvent.Deleted));
 
     // an object deleted while no informer watched is reported once the new informer has synced
@@ -363,7 +368,8 @@ class SandboxCollectorTest {
             Kind.SANDBOX_CLAIM,
             new ObjectRef(ns, "claim-doomed"),
             doomed.getMetadata().getUid(),
-            NOW);
+            NOW,
+            true); // found gone by the re-list: its final state is unknown
     assertEquals(1, events.stream().filter(gone::equals).count());
     // and it comes after the survivors were re-listed, before the kind's Synced
     assertTrue(
@@ -393,7 +399,7 @@ class SandboxCollectorTest {
     collector.resumeWatches();
     await().atMost(WAIT).until(collector::hasSynced);
     FleetEvent.Deleted oldGone =
-        new FleetEvent.Deleted(Kind.SANDBOX_CLAIM, new ObjectRef(ns, "claim-a"), oldUid, NOW);
+        new FleetEvent.Deleted(Kind.SANDBOX_CLAIM, new ObjectRef(ns, "claim-a"), oldUid, NOW, true);
     FleetEvent.Upserted newOne = awaitUpsert(ns, "claim-a", null);
     assertEquals(reborn.getMetadata().getUid(), newOne.view().uid());
     assertEquals(1, events.stream().filter(oldGone::equals).count());

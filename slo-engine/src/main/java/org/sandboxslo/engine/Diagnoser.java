@@ -12,13 +12,21 @@ import java.util.TreeSet;
 import org.sandboxslo.engine.FleetEngine.ForcedCold;
 import org.sandboxslo.engine.FleetEngine.ServedStale;
 import org.sandboxslo.engine.FleetEngine.TemplateChange;
+import org.sandboxslo.engine.diagnosis.Contradiction;
 import org.sandboxslo.engine.diagnosis.ControllerConfigDiagnosis;
 import org.sandboxslo.engine.diagnosis.ControllerHistogramDiagnosis;
 import org.sandboxslo.engine.diagnosis.DiagnosisContext;
 import org.sandboxslo.engine.diagnosis.DiagnosisSettings;
 import org.sandboxslo.engine.diagnosis.DirectSandboxDiagnosis;
 import org.sandboxslo.engine.diagnosis.FailedRolloutDiagnosis;
+import org.sandboxslo.engine.diagnosis.FleetFacts;
+import org.sandboxslo.engine.diagnosis.InformerHealth;
+import org.sandboxslo.engine.diagnosis.OverCreationDiagnosis;
+import org.sandboxslo.engine.diagnosis.ProposalGuard;
+import org.sandboxslo.engine.diagnosis.RefillGateDiagnosis;
 import org.sandboxslo.engine.diagnosis.SnapshotCloneDiagnosis;
+import org.sandboxslo.engine.diagnosis.UnservedClaimsDiagnosis;
+import org.sandboxslo.engine.diagnosis.WatchLagDiagnosis;
 import org.sandboxslo.engine.finding.DiagnosisConfig;
 import org.sandboxslo.engine.finding.Evidence;
 import org.sandboxslo.engine.finding.Finding;
@@ -81,13 +89,35 @@ final class Diagnoser {
         e.observations());
   }
 
+  /** Issue 8 part A: facts, lag picture, suspects and hazards of this evaluation. */
+  private FleetFacts facts;
+
+  private WatchLagDiagnosis.Picture lagPicture;
+  private ProposalGuard.Hazards hazards = ProposalGuard.Hazards.none();
+  private java.util.Set<ObjectRef> gated = java.util.Set.of();
+
   List<Finding> run() {
     List<Finding> out = new ArrayList<>();
+    // issue 8 part A: read the data path and the control loop first, so plans can be held back
+    facts = e.facts(now, cfg);
+    List<Contradiction> contradictions = Contradiction.find(facts);
+    lagPicture = WatchLagDiagnosis.picture(facts, contradictions);
+    Map<Kind, InformerHealth.Suspicion> suspects = InformerHealth.suspects(facts);
+    List<Finding> gates = RefillGateDiagnosis.run(facts, lagPicture);
+    List<Finding> runaways = OverCreationDiagnosis.run(facts);
+    hazards = hazards(suspects);
+    gated = new java.util.TreeSet<>();
+    gates.forEach(
+        g -> gated.add(ObjectRef.parse(g.subject().substring("SandboxWarmPool ".length()))));
+    out.addAll(runaways);
+    out.addAll(gates);
+    out.addAll(WatchLagDiagnosis.findings(facts, lagPicture));
+    out.addAll(UnservedClaimsDiagnosis.run(facts));
+    out.addAll(InformerHealth.findings(facts, suspects));
     for (PoolView p : sorted(e.pools())) {
       stale(p, out);
       refillStalled(p, out);
       unschedulable(p, out);
-      templateMissing(p, out);
     }
     for (SliSnapshot t : snap.templates()) {
       silentColdStart(t, out);
@@ -105,12 +135,29 @@ final class Diagnoser {
     new DirectSandboxDiagnosis().diagnose(ctx, out);
     new SnapshotCloneDiagnosis().diagnose(ctx, out);
     new ControllerConfigDiagnosis().diagnose(ctx, out);
+    out = InformerHealth.holdBack(ProposalGuard.apply(out, hazards, e.pools()), suspects);
     out.sort(
         Comparator.comparing((Finding f) -> f.severity())
             .reversed()
             .thenComparing(f -> f.kind().wireName())
             .thenComparing(Finding::subject));
     return out;
+  }
+
+  private ProposalGuard.Hazards hazards(Map<Kind, InformerHealth.Suspicion> suspects) {
+    java.util.Set<ObjectRef> over = new java.util.TreeSet<>();
+    Map<ObjectRef, Instant> gate = new TreeMap<>();
+    boolean sandboxLags = lagPicture.lagging().containsKey(Kind.SANDBOX);
+    for (PoolView p : sorted(e.pools())) {
+      if (OverCreationDiagnosis.detect(facts, p) != null) {
+        over.add(p.ref());
+      }
+      RefillGateDiagnosis.Gate g = RefillGateDiagnosis.detect(facts, p, sandboxLags);
+      if (g != null && g.blocking(now)) {
+        gate.put(p.ref(), g.releaseBy());
+      }
+    }
+    return new ProposalGuard.Hazards(over, gate, suspects.keySet());
   }
 
   private static <T> List<T> sorted(Map<ObjectRef, T> m) {
@@ -259,54 +306,27 @@ final class Diagnoser {
                       : ", adopted " + s.afterChange().toSeconds() + " s after the change")));
       objects.add("SandboxClaim " + s.claim());
     }
-    int maxUnavailable =
-        Math.max(1, (int) Math.floor(cfg.rolloutMaxUnavailableFraction() * replicas));
-    List<String> steps = new ArrayList<>();
-    for (int i = 0; i < stale.size(); i += maxUnavailable) {
-      List<String> batch = stale.subList(i, Math.min(stale.size(), i + maxUnavailable));
-      steps.add("delete " + String.join(", ", batch));
-      steps.add(
-          "wait until "
-              + batch.size()
-              + " replacement"
-              + (batch.size() > 1 ? "s are" : " is")
-              + " Ready");
-    }
-    steps.add(
-        "never touch members owned by a claim; keep at least "
-            + Math.max(0, replicas - maxUnavailable)
-            + " of "
-            + replicas
-            + " members Ready throughout");
     boolean unproven = FailedRolloutDiagnosis.rolloutUnproven(e.observations(), p, t);
-    List<Proposal> proposals =
-        unproven
-            ? List.of(
-                Proposal.none(
-                    "Wait: no member built from the current template has become Ready yet (see"
-                        + " FailedRollout), so replacing the "
-                        + stale.size()
-                        + " stale member(s) now would only remove Ready capacity."))
-            : List.of(
-                new Proposal(
-                    "PacedRecreate",
-                    "Replace the stale unclaimed members in batches of maxUnavailable = max(1, floor("
-                        + cfg.rolloutMaxUnavailableFraction()
-                        + " × "
-                        + replicas
-                        + ")) = "
-                        + maxUnavailable
-                        + ", waiting for each replacement to be Ready",
-                    steps,
-                    true),
-                Proposal.none(
-                    "Do not simply set updateStrategy: Recreate: upstream deletes all "
-                        + stale.size()
-                        + " stale members at once and the pool drops to "
-                        + readyCurrent
-                        + "/"
-                        + replicas
-                        + " Ready (agent-sandbox#426)."));
+    List<Proposal> proposals = new ArrayList<>();
+    if (unproven) {
+      proposals.add(
+          Proposal.none(
+              "Wait: no member built from the current template has become Ready yet (see"
+                  + " FailedRollout), so replacing the "
+                  + stale.size()
+                  + " stale member(s) now would only remove Ready capacity."));
+    } else {
+      proposals.add(pacedRecreate(p));
+      proposals.add(
+          Proposal.none(
+              "Do not simply set updateStrategy: Recreate: upstream deletes all "
+                  + stale.size()
+                  + " stale members at once and the pool drops to "
+                  + readyCurrent
+                  + "/"
+                  + replicas
+                  + " Ready (agent-sandbox#426)."));
+    }
     Severity sev =
         since != null && !now.isBefore(since.plus(cfg.staleWarnAfter()))
             ? Severity.TICKET
@@ -331,6 +351,75 @@ final class Diagnoser {
             ev,
             objects,
             proposals));
+  }
+
+  /**
+   * The paced Recreate of a pool's stale members through {@link
+   * org.sandboxslo.engine.remediation.RemediationPlanner#offer}: the floor counts members Ready
+   * now, a Ready member is deleted only once a replacement on the current template is Ready (a
+   * surge of canaries first when there is none), and no plan while a hazard holds.
+   */
+  private Proposal pacedRecreate(PoolView p) {
+    org.sandboxslo.engine.remediation.PoolState state = e.poolState(p.ref());
+    var offer =
+        org.sandboxslo.engine.remediation.RemediationPlanner.offer(
+            state, cfg.rolloutMaxUnavailableFraction(), hazards.createsHazard(p.ref()));
+    if (offer instanceof org.sandboxslo.engine.remediation.RemediationPlanner.Offer.Refused r) {
+      return Proposal.none("No paced Recreate is offered: " + r.reason() + ".");
+    }
+    var planned = (org.sandboxslo.engine.remediation.RemediationPlanner.Offer.Planned) offer;
+    org.sandboxslo.engine.remediation.RecreatePlan plan = planned.plan();
+    int replicas = plan.replicas();
+    List<String> steps = new ArrayList<>();
+    if (planned.surge() > 0) {
+      steps.add(
+          "scale spec.replicas "
+              + replicas
+              + " → "
+              + (replicas + planned.surge())
+              + " (surge: no member on the current template is Ready yet)");
+      steps.add(
+          "wait until "
+              + planned.surge()
+              + " canar"
+              + (planned.surge() > 1 ? "ies are" : "y is")
+              + " Ready on the current template");
+    }
+    for (List<String> batch : plan.batches()) {
+      steps.add("delete " + String.join(", ", batch));
+      steps.add(
+          "wait until "
+              + batch.size()
+              + " replacement"
+              + (batch.size() > 1 ? "s are" : " is")
+              + " Ready");
+    }
+    if (planned.surge() > 0) {
+      steps.add("scale spec.replicas back to " + replicas);
+    }
+    steps.add(
+        "never touch members owned by a claim; keep at least "
+            + plan.floorReady()
+            + " of "
+            + replicas
+            + " members Ready throughout");
+    List<String> deletes = new ArrayList<>();
+    for (String n : plan.targets()) {
+      deletes.add(p.ref().namespace() + "/" + n);
+    }
+    return new Proposal(
+        "PacedRecreate",
+        "Replace the stale unclaimed members in batches of maxUnavailable = max(1, floor("
+            + cfg.rolloutMaxUnavailableFraction()
+            + " × "
+            + replicas
+            + ")) = "
+            + plan.maxUnavailable()
+            + ", waiting for each replacement to be Ready",
+        steps,
+        true,
+        deletes,
+        true);
   }
 
   // ---- SilentColdStart (C05)
@@ -492,6 +581,9 @@ final class Diagnoser {
   // ---- RefillStalled
 
   private void refillStalled(PoolView p, List<Finding> out) {
+    if (gated.contains(p.ref())) {
+      return; // attributed to watch lag + the expectations gate (RefillGatedByWatchLag)
+    }
     List<SandboxView> ms = members(p);
     int deficit = p.replicas() - ms.size();
     if (deficit <= 0) {
@@ -572,28 +664,6 @@ final class Diagnoser {
             List.of(
                 Proposal.none(
                     "Add capacity or fix the pod's scheduling constraints (node selectors, tolerations, requests)."))));
-  }
-
-  private void templateMissing(PoolView p, List<Finding> out) {
-    if (!Boolean.TRUE.equals(snap.synced().get(Kind.SANDBOX_TEMPLATE)) || template(p) != null) {
-      return;
-    }
-    out.add(
-        new Finding(
-            FindingKind.TEMPLATE_MISSING,
-            "SandboxWarmPool " + p.ref(),
-            Severity.PAGE,
-            now,
-            now,
-            p.ref()
-                + " references SandboxTemplate "
-                + p.templateName()
-                + ", which does not exist: claims wait with TemplateNotFound.",
-            List.of(Evidence.of("sandboxTemplateRef", p.templateName())),
-            List.of("SandboxWarmPool " + p.ref()),
-            List.of(
-                Proposal.none(
-                    "Create the template or point spec.sandboxTemplateRef at an existing one."))));
   }
 
   private void resumeFailures(SliSnapshot t, List<Finding> out) {

@@ -62,8 +62,6 @@ import org.sandboxslo.engine.upstream.Labels;
  * </ul>
  */
 public final class FleetEngine {
-  private static final Duration LAG_HORIZON = Duration.ofMinutes(5);
-
   private final EngineConfig config;
   private final Map<ObjectRef, TemplateView> templates = new HashMap<>();
   private final Map<ObjectRef, PoolView> pools = new HashMap<>();
@@ -79,9 +77,11 @@ public final class FleetEngine {
   private final Map<String, Instant> resumes = new HashMap<>();
 
   private final Map<SliKey, SliSeries> series = new HashMap<>();
-  private final Map<String, Instant> newestServerTime = new HashMap<>();
   private final EnumMap<Kind, Boolean> synced = new EnumMap<>(Kind.class);
-  private final EnumMap<Kind, LagTracker> lag = new EnumMap<>(Kind.class);
+
+  /** Stream bookkeeping of the issue-8 diagnoses (watch lag, histories, unserved claims). */
+  private final org.sandboxslo.engine.diagnosis.Observations streamLog;
+
   private long duplicatesIgnored;
   private final Map<String, SloLedger> slos = new LinkedHashMap<>();
 
@@ -208,6 +208,8 @@ public final class FleetEngine {
 
   public FleetEngine(EngineConfig config) {
     this.config = Objects.requireNonNull(config, "config");
+    this.streamLog =
+        new org.sandboxslo.engine.diagnosis.Observations(config.bucketWidth(), pools::get);
     for (Kind k : Kind.values()) {
       synced.put(k, false);
     }
@@ -231,6 +233,7 @@ public final class FleetEngine {
       delete(d);
     } else if (event instanceof FleetEvent.Synced s) {
       synced.put(s.kind(), true);
+      streamLog.synced(s.kind());
     } else {
       observations.apply(event);
     }
@@ -246,7 +249,6 @@ public final class FleetEngine {
       duplicatesIgnored++;
       return;
     }
-    trackLag(v, u.serverTime(), u.receivedAt());
     if (v instanceof TemplateView t) {
       TemplateView before = templates.put(t.ref(), t);
       observations.onTemplate(t, u.receivedAt());
@@ -274,12 +276,13 @@ public final class FleetEngine {
       String tpl = templateOfSandbox(s, null);
       observations.onSandbox(
           s, tpl == null ? null : new ObjectRef(s.ref().namespace(), tpl), u.receivedAt());
-      onSandbox(before, s, u.receivedAt());
+      onSandbox(before, s, u.receivedAt(), u.listed());
       retryPendingClaims();
     } else if (v instanceof ClaimView c) {
       claims.put(c.ref(), c);
       onClaim(c);
     }
+    feedUnserved(streamLog.upserted(u, prev));
   }
 
   private ObjectView current(Kind kind, ObjectRef ref) {
@@ -292,6 +295,11 @@ public final class FleetEngine {
   }
 
   private void delete(FleetEvent.Deleted d) {
+    ObjectView last = current(d.kind(), d.ref());
+    if (last != null && d.uid() != null && !d.uid().equals(last.uid())) {
+      last = null; // a delete of an older object under the same name
+    }
+    feedUnserved(streamLog.deleted(d, last));
     switch (d.kind()) {
       case SANDBOX -> {
         SandboxView s = sandboxes.remove(d.ref());
@@ -299,7 +307,6 @@ public final class FleetEngine {
         if (s != null && s.uid() != null) {
           countedMembers.remove(s.uid());
           resumes.remove(s.uid());
-          newestServerTime.remove(s.uid());
         }
       }
       case SANDBOX_TEMPLATE -> {
@@ -313,29 +320,14 @@ public final class FleetEngine {
           countedClaims.remove(c.uid());
           pendingClaims.remove(c.uid());
           idleAtArrival.remove(c.uid());
-          newestServerTime.remove(c.uid());
         }
       }
     }
   }
 
-  private void trackLag(ObjectView v, Instant serverTime, Instant receivedAt) {
-    if (serverTime == null || v.uid() == null) {
-      return;
-    }
-    Instant newest = newestServerTime.get(v.uid());
-    if (newest != null && !serverTime.isAfter(newest)) {
-      return;
-    }
-    newestServerTime.put(v.uid(), serverTime);
-    Duration l = Duration.between(serverTime, receivedAt);
-    lag.computeIfAbsent(v.kind(), k -> new LagTracker(config.bucketWidth()))
-        .record(receivedAt, l.isNegative() ? Duration.ZERO : l);
-  }
-
   // ---- sandboxes: refill latency and resumes
 
-  private void onSandbox(SandboxView before, SandboxView s, Instant receivedAt) {
+  private void onSandbox(SandboxView before, SandboxView s, Instant receivedAt, boolean listed) {
     if (s.owner() != null
         && "SandboxWarmPool".equals(s.owner().kind())
         && s.isReady()
@@ -378,14 +370,33 @@ public final class FleetEngine {
     }
     if (result != null) {
       resumes.remove(s.uid());
-      recordResume(s, started, receivedAt, result);
+      // a resume completed in a re-listed object happened while nothing watched: its latency comes
+      // from the object (Suspended → NotSuspended transition to Ready), never from the relist time
+      Duration latency =
+          !listed
+              ? Duration.between(started, receivedAt)
+              : s.isReady()
+                      && s.suspended() != null
+                      && s.suspended().lastTransitionTime() != null
+                      && s.ready().lastTransitionTime() != null
+                      && !s.ready()
+                          .lastTransitionTime()
+                          .isBefore(s.suspended().lastTransitionTime())
+                  ? Duration.between(
+                      s.suspended().lastTransitionTime(), s.ready().lastTransitionTime())
+                  : null;
+      recordResume(s, started, receivedAt, result, latency);
     }
   }
 
   private void recordResume(SandboxView s, Instant started, Instant ended, ResumeResult result) {
+    recordResume(s, started, ended, result, Duration.between(started, ended));
+  }
+
+  private void recordResume(
+      SandboxView s, Instant started, Instant ended, ResumeResult result, Duration latency) {
     String template = templateOfSandbox(s, null);
     Instant at = result == ResumeResult.TIMEOUT ? started.plus(config.resumeTimeout()) : ended;
-    Duration latency = Duration.between(started, ended);
     for (SliKey key : keys(s.ref().namespace(), template, poolOf(s))) {
       seriesOf(key).recordResume(at, result, latency);
     }
@@ -483,6 +494,9 @@ public final class FleetEngine {
     observations.onFirstReady(
         new org.sandboxslo.engine.diagnosis.FleetObservations.FirstReady(
             ns, template, warm, readyAt));
+    if (!warm) {
+      streamLog.coldLaunch(c, readyAt, eligible);
+    }
     for (SliKey key : keys(ns, template, c.warmPoolName())) {
       seriesOf(key).recordClaim(readyAt, warm, latency, eligible);
     }
@@ -693,6 +707,77 @@ public final class FleetEngine {
     return out;
   }
 
+  // ---- issue 8 part A: stream health, unserved claims, controller version
+
+  /** The stream bookkeeping the issue-8 diagnoses read (engine thread only). */
+  org.sandboxslo.engine.diagnosis.Observations streamLog() {
+    return streamLog;
+  }
+
+  /**
+   * Feeds the agent-sandbox controller version read from {@code
+   * agent_sandbox_build_info{git_version}} (e.g. {@code v0.5.3}); null forgets it. Diagnoses prefer
+   * it over {@code DiagnosisConfig.controllerVersion}.
+   */
+  public void controllerVersion(String version) {
+    streamLog.controllerVersion(version);
+  }
+
+  /**
+   * Claims that were never served: rejected (or waiting with TemplateNotFound/WarmPoolNotFound),
+   * expired before Ready, or deleted before Ready (final state known); terminal ones kept for the
+   * longest window. Oldest first.
+   */
+  public List<org.sandboxslo.engine.diagnosis.UnservedClaim> unservedClaims() {
+    return streamLog.unserved();
+  }
+
+  /**
+   * Watch lag per kind at {@code now}, from watch deliveries only (never from list ages); kinds
+   * without a sample are absent.
+   */
+  public Map<Kind, org.sandboxslo.engine.diagnosis.KindLag> watchLag(Instant now) {
+    return streamLog.streams().lags(now);
+  }
+
+  /**
+   * The kinds whose data is suspect-stale at {@code now} (the console's {@code /readyz} answers 503
+   * while any is), each with why and since when.
+   */
+  public Map<Kind, org.sandboxslo.engine.diagnosis.InformerHealth.Suspicion> suspectStaleKinds(
+      Instant now, org.sandboxslo.engine.finding.DiagnosisConfig config) {
+    return org.sandboxslo.engine.diagnosis.InformerHealth.suspects(facts(now, config));
+  }
+
+  /** The read-only facts the issue-8 diagnoses evaluate. */
+  org.sandboxslo.engine.diagnosis.FleetFacts facts(
+      Instant now, org.sandboxslo.engine.finding.DiagnosisConfig config) {
+    return org.sandboxslo.engine.diagnosis.FleetFacts.of(
+        now,
+        templates(),
+        pools(),
+        sandboxes(),
+        claims(),
+        java.util.Collections.unmodifiableMap(synced),
+        streamLog,
+        this::isStale,
+        config);
+  }
+
+  /** An unserved claim that became terminal is a bad event of the claim-to-ready SLOs. */
+  private void feedUnserved(org.sandboxslo.engine.diagnosis.UnservedClaim u) {
+    if (u == null) {
+      return;
+    }
+    for (SloLedger l : slos.values()) {
+      SloDefinition d = l.definition();
+      if (d.sli() == SliType.CLAIM_TO_READY_LATENCY
+          && d.selects(u.claim().namespace(), u.template())) {
+        l.record(u.endedAt(), 0, 1);
+      }
+    }
+  }
+
   // ---- SLOs
 
   /**
@@ -795,6 +880,7 @@ public final class FleetEngine {
       s.maintain(now, oldest);
     }
     forcedCold.values().removeIf(f -> f.readyAt().isBefore(oldest));
+    streamLog.evict(oldest);
 
     Map<ObjectRef, PoolGauge> poolGauges = poolGauges();
     feedPoolSlices(now, poolGauges);
@@ -855,7 +941,10 @@ public final class FleetEngine {
     }
 
     Map<Kind, FleetSnapshot.WatchLag> lags = new EnumMap<>(Kind.class);
-    lag.forEach((k, t) -> lags.put(k, t.view(now)));
+    streamLog
+        .streams()
+        .lags(now)
+        .forEach((k, l) -> lags.put(k, new FleetSnapshot.WatchLag(l.last(), l.max5m())));
     return new FleetSnapshot(now, templateSnaps, poolSnaps, nsSnaps, synced, lags);
   }
 
@@ -984,31 +1073,5 @@ public final class FleetEngine {
         current,
         stale,
         notReady);
-  }
-
-  /** Watch lag of one kind: last value and per-bucket maxima over the last 5 minutes. */
-  private static final class LagTracker {
-    private final long bucketNanos;
-    private final TreeMap<Long, Duration> maxima = new TreeMap<>();
-    private Duration last = Duration.ZERO;
-
-    LagTracker(Duration bucketWidth) {
-      this.bucketNanos = bucketWidth.toNanos();
-    }
-
-    void record(Instant at, Duration l) {
-      last = l;
-      long idx = Math.floorDiv(at.getEpochSecond() * 1_000_000_000L + at.getNano(), bucketNanos);
-      maxima.merge(idx, l, (a, b) -> a.compareTo(b) >= 0 ? a : b);
-    }
-
-    FleetSnapshot.WatchLag view(Instant now) {
-      Instant from = now.minus(LAG_HORIZON);
-      long idx =
-          Math.floorDiv(from.getEpochSecond() * 1_000_000_000L + from.getNano(), bucketNanos);
-      maxima.headMap(idx, false).clear();
-      Duration max = maxima.values().stream().max(Duration::compareTo).orElse(Duration.ZERO);
-      return new FleetSnapshot.WatchLag(last, max);
-    }
   }
 }

@@ -100,8 +100,13 @@ class DiagnoserTest {
     assertEquals("1.00", f.evidence("staleFraction"));
     assertEquals("podSpec.containers", f.evidence("differingFields"));
     // max(1, floor(0.34 × 4)) = 1 → one member per batch
+    // every member is stale and Ready, none on the new template: a canary (surge of
+    // maxUnavailable = 1) must be Ready before the first Ready member goes (issue 8 invariant);
+    // floor = max(1, min(4 replicas, 4 Ready) − 1) = 3
     assertEquals(
         List.of(
+            "scale spec.replicas 4 → 5 (surge: no member on the current template is Ready yet)",
+            "wait until 1 canary is Ready on the current template",
             "delete m1",
             "wait until 1 replacement is Ready",
             "delete m2",
@@ -110,6 +115,7 @@ class DiagnoserTest {
             "wait until 1 replacement is Ready",
             "delete m4",
             "wait until 1 replacement is Ready",
+            "scale spec.replicas back to 4",
             "never touch members owned by a claim; keep at least 3 of 4 members Ready throughout"),
         f.proposals().get(0).steps());
     FleetEngine wide = new FleetEngine(EngineConfig.defaults());
@@ -118,8 +124,14 @@ class DiagnoserTest {
     for (int i = 0; i < 7; i++) {
       wide.apply(up(member("w" + i, "pool", spec("img:1"), 5.0, null, "1"), 5));
     }
+    for (int i = 7; i < 10; i++) { // three Ready members on the current template: the canaries
+      wide.apply(up(member("w" + i, "pool", spec("img:2"), 5.0, null, "1"), 5));
+    }
     Finding w = of(wide, FindingKind.STALE_POOL_MEMBERS, 10).get(0);
-    // floor(0.34 × 10) = 3 per batch
+    // floor(0.34 × 10) = 3 per batch; floor Ready = max(1, min(10, 10 Ready) − 3) = 7
+    assertEquals(
+        "never touch members owned by a claim; keep at least 7 of 10 members Ready throughout",
+        w.proposals().get(0).steps().get(w.proposals().get(0).steps().size() - 1));
     assertEquals("delete w0, w1, w2", w.proposals().get(0).steps().get(0));
     assertEquals("delete w6", w.proposals().get(0).steps().get(4));
   }
@@ -207,6 +219,8 @@ class DiagnoserTest {
     e.apply(up(template("tpl", spec("img:1"), null, "1"), 0));
     e.apply(up(pool("pool", "tpl", 2, 2), 0));
     // members refill in 20 s; 60 claims in the 5 m window = 0.2/s → 0.2 × 20 = 4 replicas needed
+    // (m1 is delivered when created, so its Ready update 20 s later is no watch lag)
+    e.apply(up(member("m1", "pool", spec("img:1"), null, null, "0"), 0.5));
     e.apply(up(member("m1", "pool", spec("img:1"), 20.0, null, "1"), 21));
     for (int i = 0; i < 60; i++) {
       e.apply(up(Fixtures.claim("c" + i, "pool", "m-x" + i, 30 + i, 31.0 + i, false, "1"), 32 + i));

@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.sandboxslo.engine.Durations;
 import org.sandboxslo.engine.diagnosis.FleetObservations.MemberRecord;
 import org.sandboxslo.engine.finding.Evidence;
 import org.sandboxslo.engine.finding.Finding;
@@ -22,6 +21,7 @@ import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.sli.SliKey;
 import org.sandboxslo.engine.sli.SliSnapshot;
 import org.sandboxslo.engine.sli.WindowSlis;
+import org.sandboxslo.engine.time.Durations;
 
 /**
  * The controller's configuration (its Deployment's flags, reference §e; {@code

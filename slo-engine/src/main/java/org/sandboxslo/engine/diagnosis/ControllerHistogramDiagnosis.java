@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import org.sandboxslo.engine.Durations;
 import org.sandboxslo.engine.diagnosis.FleetObservations.FirstReady;
 import org.sandboxslo.engine.diagnosis.FleetObservations.Resume;
 import org.sandboxslo.engine.finding.Evidence;
@@ -21,6 +20,7 @@ import org.sandboxslo.engine.scrape.ControllerReport;
 import org.sandboxslo.engine.scrape.ControllerView;
 import org.sandboxslo.engine.scrape.LatencyHistogram;
 import org.sandboxslo.engine.scrape.Scrape;
+import org.sandboxslo.engine.time.Durations;
 
 /**
  * The controller's own histograms, cross-checked against the claims the engine saw reach their

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.sandboxslo.engine.Durations;
 import org.sandboxslo.engine.diagnosis.FleetObservations.Resume;
 import org.sandboxslo.engine.finding.Evidence;
 import org.sandboxslo.engine.finding.Finding;
@@ -17,6 +16,7 @@ import org.sandboxslo.engine.finding.Proposal;
 import org.sandboxslo.engine.finding.Severity;
 import org.sandboxslo.engine.model.SandboxView;
 import org.sandboxslo.engine.sli.SliSnapshot;
+import org.sandboxslo.engine.time.Durations;
 
 /**
  * Conditions read with {@code Ready} authoritative, and Sandboxes outside pools.

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.sandboxslo.engine.Durations;
 import org.sandboxslo.engine.diagnosis.FleetObservations.MemberRecord;
 import org.sandboxslo.engine.diagnosis.FleetObservations.PodFailure;
 import org.sandboxslo.engine.diagnosis.FleetObservations.TemplateGeneration;
@@ -26,6 +25,7 @@ import org.sandboxslo.engine.model.TemplateView;
 import org.sandboxslo.engine.sli.SliKey;
 import org.sandboxslo.engine.sli.SliSnapshot;
 import org.sandboxslo.engine.sli.WindowSlis;
+import org.sandboxslo.engine.time.Durations;
 
 /**
  * {@code FailedRollout}: after a template change the pool's members built from the new generation

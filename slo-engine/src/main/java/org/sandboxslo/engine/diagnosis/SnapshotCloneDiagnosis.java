@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.sandboxslo.engine.Durations;
 import org.sandboxslo.engine.finding.Evidence;
 import org.sandboxslo.engine.finding.Finding;
 import org.sandboxslo.engine.finding.FindingKind;
@@ -18,6 +17,7 @@ import org.sandboxslo.engine.model.IdentityProbe;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.model.PodView;
 import org.sandboxslo.engine.model.SandboxView;
+import org.sandboxslo.engine.time.Durations;
 import org.sandboxslo.engine.upstream.SnapshotPins;
 
 /**

@@ -21,6 +21,8 @@ import java.util.Objects;
  *     kata-qemu, kata-clh, kata-fc
  * @param controllerVersion the agent-sandbox controller version when known (e.g. v0.4.2), else
  *     null; versions before v0.5.0 copy reserved pod-template labels to Pods (#894)
+ * @param health thresholds of the over-creation, watch-lag, unserved-claim and informer-health
+ *     diagnoses (issue 8 part A)
  */
 public record DiagnosisConfig(
     Duration staleWarnAfter,
@@ -29,8 +31,30 @@ public record DiagnosisConfig(
     Duration finishedWithoutLifecycleWarnAfter,
     Duration refillStallAfter,
     List<String> allowedRuntimeClasses,
-    String controllerVersion) {
+    String controllerVersion,
+    org.sandboxslo.engine.diagnosis.HealthThresholds health) {
+  /** With the default {@link org.sandboxslo.engine.diagnosis.HealthThresholds}. */
+  public DiagnosisConfig(
+      Duration staleWarnAfter,
+      double rolloutMaxUnavailableFraction,
+      int expiredRetainedWarnCount,
+      Duration finishedWithoutLifecycleWarnAfter,
+      Duration refillStallAfter,
+      List<String> allowedRuntimeClasses,
+      String controllerVersion) {
+    this(
+        staleWarnAfter,
+        rolloutMaxUnavailableFraction,
+        expiredRetainedWarnCount,
+        finishedWithoutLifecycleWarnAfter,
+        refillStallAfter,
+        allowedRuntimeClasses,
+        controllerVersion,
+        org.sandboxslo.engine.diagnosis.HealthThresholds.defaults());
+  }
+
   public DiagnosisConfig {
+    Objects.requireNonNull(health, "health");
     Objects.requireNonNull(staleWarnAfter, "staleWarnAfter");
     Objects.requireNonNull(finishedWithoutLifecycleWarnAfter, "finishedWithoutLifecycleWarnAfter");
     Objects.requireNonNull(refillStallAfter, "refillStallAfter");
@@ -65,7 +89,8 @@ public record DiagnosisConfig(
         finishedWithoutLifecycleWarnAfter,
         refillStallAfter,
         allowedRuntimeClasses,
-        controllerVersion);
+        controllerVersion,
+        health);
   }
 
   public DiagnosisConfig withRolloutMaxUnavailableFraction(double f) {
@@ -76,7 +101,8 @@ public record DiagnosisConfig(
         finishedWithoutLifecycleWarnAfter,
         refillStallAfter,
         allowedRuntimeClasses,
-        controllerVersion);
+        controllerVersion,
+        health);
   }
 
   public DiagnosisConfig withExpiredRetainedWarnCount(int n) {
@@ -87,7 +113,8 @@ public record DiagnosisConfig(
         finishedWithoutLifecycleWarnAfter,
         refillStallAfter,
         allowedRuntimeClasses,
-        controllerVersion);
+        controllerVersion,
+        health);
   }
 
   public DiagnosisConfig withFinishedWithoutLifecycleWarnAfter(Duration d) {
@@ -98,7 +125,8 @@ public record DiagnosisConfig(
         d,
         refillStallAfter,
         allowedRuntimeClasses,
-        controllerVersion);
+        controllerVersion,
+        health);
   }
 
   public DiagnosisConfig withControllerVersion(String v) {
@@ -109,6 +137,19 @@ public record DiagnosisConfig(
         finishedWithoutLifecycleWarnAfter,
         refillStallAfter,
         allowedRuntimeClasses,
-        v);
+        v,
+        health);
+  }
+
+  public DiagnosisConfig withHealth(org.sandboxslo.engine.diagnosis.HealthThresholds h) {
+    return new DiagnosisConfig(
+        staleWarnAfter,
+        rolloutMaxUnavailableFraction,
+        expiredRetainedWarnCount,
+        finishedWithoutLifecycleWarnAfter,
+        refillStallAfter,
+        allowedRuntimeClasses,
+        controllerVersion,
+        h);
   }
 }

@@ -22,7 +22,13 @@ public enum FindingKind {
       "SnapshotClonesShareRandomness", "SnapshotClonesShareRandomness"),
   CONTROLLER_CONFIG_CONTRADICTS_LOAD(
       "ControllerConfigContradictsLoad", "ControllerConfigContradictsLoad"),
-  CRD_STORAGE_NOT_MIGRATED("CrdStorageNotMigrated", "CrdStorageNotMigrated");
+  CRD_STORAGE_NOT_MIGRATED("CrdStorageNotMigrated", "CrdStorageNotMigrated"),
+  // issue 8 part A
+  POOL_OVER_CREATION("PoolOverCreation", "WarmPoolOverCreation"),
+  WATCH_LAG("WatchLag", "WatchLag"),
+  REFILL_GATED_BY_WATCH_LAG("RefillGatedByWatchLag", "WarmPoolRefillGated"),
+  CLAIMS_UNSERVED("ClaimsUnserved", "SandboxClaimsUnserved"),
+  INFORMER_SUSPECT_STALE("InformerSuspectStale", "InformerSuspectStale");
 
   private final String wireName;
   private final String runbook;

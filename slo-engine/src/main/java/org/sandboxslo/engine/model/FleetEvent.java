@@ -18,11 +18,19 @@ public sealed interface FleetEvent {
    * @param serverTime the newest server timestamp the object carries (creation, condition
    *     transitions, RFC3339Nano annotations), for watch lag; may be null
    * @param receivedAt console clock at arrival
+   * @param listed delivered by an informer's (re-)list rather than by its watch: the object's age
+   *     is not watch lag, and its change may have happened any time while nothing watched
    */
-  record Upserted(ObjectView view, Instant serverTime, Instant receivedAt) implements FleetEvent {
+  record Upserted(ObjectView view, Instant serverTime, Instant receivedAt, boolean listed)
+      implements FleetEvent {
     public Upserted {
       Objects.requireNonNull(view, "view");
       Objects.requireNonNull(receivedAt, "receivedAt");
+    }
+
+    /** A watch delivery (not flagged as listed; see the engine's initial-list rule). */
+    public Upserted(ObjectView view, Instant serverTime, Instant receivedAt) {
+      this(view, serverTime, receivedAt, false);
     }
   }
 
@@ -33,12 +41,22 @@ public sealed interface FleetEvent {
    * @param ref namespace/name
    * @param uid metadata.uid
    * @param receivedAt console clock at arrival
+   * @param finalStateUnknown the informer missed the delete and inferred it from a re-list (a
+   *     tombstone): the object's last state is unknown, so it is not counted as claimed, expired,
+   *     drained or unserved
    */
-  record Deleted(Kind kind, ObjectRef ref, String uid, Instant receivedAt) implements FleetEvent {
+  record Deleted(
+      Kind kind, ObjectRef ref, String uid, Instant receivedAt, boolean finalStateUnknown)
+      implements FleetEvent {
     public Deleted {
       Objects.requireNonNull(kind, "kind");
       Objects.requireNonNull(ref, "ref");
       Objects.requireNonNull(receivedAt, "receivedAt");
+    }
+
+    /** A delete seen by the watch (final state known). */
+    public Deleted(Kind kind, ObjectRef ref, String uid, Instant receivedAt) {
+      this(kind, ref, uid, receivedAt, false);
     }
   }
 

@@ -29,8 +29,13 @@ public final class RemediationPlanner {
   }
 
   /**
-   * Plans a paced Recreate: the stale members owned by the pool, in name order, cut into batches of
+   * Plans a paced Recreate: the stale members owned by the pool — not-Ready ones first (deleting
+   * them costs no Ready capacity), then Ready ones, each group in name order — cut into batches of
    * maxUnavailable; claimed Sandboxes are listed as untouched and never planned.
+   *
+   * <p>The floor counts members Ready now: floorReady = max(1, min(replicas, Ready unclaimed now) −
+   * maxUnavailable) when any unclaimed member is Ready (never a plan to zero Ready), else 0; an
+   * empty plan has floor 0.
    *
    * @param state the pool now
    * @param maxUnavailableFraction fraction of replicas that may be unavailable at once, (0, 1]
@@ -38,7 +43,14 @@ public final class RemediationPlanner {
   public static RecreatePlan pacedRecreate(PoolState state, double maxUnavailableFraction) {
     Objects.requireNonNull(state, "state");
     int maxUnavailable = maxUnavailable(maxUnavailableFraction, state.replicas());
-    List<String> stale = state.staleUnclaimed();
+    List<String> stale = new ArrayList<>();
+    for (boolean ready : new boolean[] {false, true}) {
+      for (PoolMember m : state.unclaimed()) {
+        if (m.stale() && m.ready() == ready) {
+          stale.add(m.name());
+        }
+      }
+    }
     List<List<String>> batches = new ArrayList<>();
     for (int i = 0; i < stale.size(); i += maxUnavailable) {
       batches.add(stale.subList(i, Math.min(stale.size(), i + maxUnavailable)));
@@ -48,16 +60,79 @@ public final class RemediationPlanner {
             .filter(m -> !m.unclaimed())
             .map(m -> m.name() + " (claim " + m.claim() + ")")
             .toList();
+    int ready = state.readyUnclaimed();
+    int floor =
+        batches.isEmpty() || ready == 0
+            ? 0
+            : Math.max(1, Math.min(state.replicas(), ready) - maxUnavailable);
     return new RecreatePlan(
         state.pool(),
         state.replicas(),
         maxUnavailable,
-        Math.max(0, state.replicas() - maxUnavailable),
+        floor,
         batches,
         untouched,
         stale.size(),
-        state.readyUnclaimed(),
+        ready,
         state.readyCurrentTemplate());
+  }
+
+  /**
+   * Whether a paced Recreate can be offered, and how.
+   *
+   * @param state the pool now
+   * @param maxUnavailableFraction (0, 1]
+   * @param hazard why no plan that adds creates may run now (the pool over-creates, the
+   *     expectations gate blocks, its informers are suspect), or null
+   * @return {@link Offer.Refused} when nothing is stale, a hazard holds, or the floor could not
+   *     hold; else {@link Offer.Planned}, with a surge when every stale member is Ready and no
+   *     member on the current template is Ready yet (no canary)
+   */
+  public static Offer offer(PoolState state, double maxUnavailableFraction, String hazard) {
+    RecreatePlan plan = pacedRecreate(state, maxUnavailableFraction);
+    if (plan.batches().isEmpty()) {
+      return new Offer.Refused("no stale unclaimed members");
+    }
+    if (hazard != null) {
+      return new Offer.Refused(
+          "a paced Recreate makes the controller create replacements, and " + hazard);
+    }
+    boolean readyTargets = plan.targets().stream().anyMatch(n -> state.member(n).ready());
+    int surge = 0;
+    if (readyTargets && state.readyCurrentTemplate() == 0) {
+      surge = Math.min(plan.maxUnavailable(), plan.targets().size());
+    }
+    List<String> first = plan.batches().get(0);
+    int readyInFirst = (int) first.stream().filter(n -> state.member(n).ready()).count();
+    if (surge == 0 && state.readyUnclaimed() - readyInFirst < plan.floorReady()) {
+      return new Offer.Refused(
+          "the floor cannot hold: "
+              + state.readyUnclaimed()
+              + " Ready now, the first batch holds "
+              + readyInFirst
+              + " Ready, floor "
+              + plan.floorReady());
+    }
+    return new Offer.Planned(plan, surge);
+  }
+
+  /** The outcome of {@link #offer}. */
+  public sealed interface Offer {
+    /**
+     * A plan that can be offered.
+     *
+     * @param plan the batches and floor
+     * @param surge members to add to spec.replicas first (0 when a Ready canary on the current
+     *     template exists), so canaries become Ready before any Ready member is deleted
+     */
+    record Planned(RecreatePlan plan, int surge) implements Offer {}
+
+    /**
+     * No plan is offered.
+     *
+     * @param reason one sentence
+     */
+    record Refused(String reason) implements Offer {}
   }
 
   /**
@@ -66,9 +141,11 @@ public final class RemediationPlanner {
    * <p>Left to delete = planned members still owned by the pool, still stale and not yet deleted by
    * this execution. When none is left: {@link PacedStep.Done} once at least floorReady (or all
    * replicas, if fewer) members are Ready, else wait. Otherwise the next batch is up to
-   * maxUnavailable of them in plan order, and it is deleted only if the Ready pool-owned members
-   * minus the Ready ones in the batch stay at or above floorReady; otherwise wait for replacements.
-   * Claimed members are never returned.
+   * maxUnavailable of them in plan order, and it is deleted only if (1) the Ready pool-owned
+   * members now minus the Ready ones in the batch stay at or above floorReady (never relaxed by a
+   * lower live spec.replicas), and (2) when the batch holds Ready members, their replacements are
+   * already Ready: Ready members on the current template ≥ members deleted so far + Ready members
+   * in the batch (a canary first). Otherwise wait. Claimed members are never returned.
    *
    * @param live the pool now (from the Kubernetes API)
    * @param plan the approved plan
@@ -91,9 +168,9 @@ public final class RemediationPlanner {
       }
     }
     int ready = live.readyUnclaimed();
-    int floor = Math.min(plan.floorReady(), live.replicas());
+    int floor = plan.floorReady();
     if (left.isEmpty()) {
-      if (ready >= floor) {
+      if (ready >= Math.min(floor, live.replicas())) {
         return new PacedStep.Done(skipped);
       }
       return new PacedStep.Wait(
@@ -118,6 +195,20 @@ public final class RemediationPlanner {
               + (ready - readyInBatch)
               + " < floor "
               + floor);
+    }
+    int canaries = live.readyCurrentTemplate();
+    int needed = deleted.size() + readyInBatch;
+    if (readyInBatch > 0 && canaries < needed) {
+      return new PacedStep.Wait(
+          "waiting for canaries: "
+              + canaries
+              + " Ready member(s) on the current template, need "
+              + needed
+              + " ("
+              + deleted.size()
+              + " deleted so far + "
+              + readyInBatch
+              + " Ready in the next batch)");
     }
     return new PacedStep.Delete(batch);
   }

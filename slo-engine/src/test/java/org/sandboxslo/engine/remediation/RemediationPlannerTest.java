@@ -1,7 +1,6 @@
 package org.sandboxslo.engine.remediation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
@@ -126,7 +125,19 @@ class RemediationPlannerTest {
     assertEquals(6, p.floorReady());
     assertEquals(4, p.batches().size());
     assertEquals(List.of("m1", "m2"), p.batches().get(0));
-    assertInstanceOf(PacedStep.Delete.class, RemediationPlanner.next(s, p, Set.of()));
+    // no member on the current template is Ready: no Ready member goes before a canary is Ready
+    assertEquals(
+        new PacedStep.Wait(
+            "waiting for canaries: 0 Ready member(s) on the current template, need 2 (0 deleted so"
+                + " far + 2 Ready in the next batch)"),
+        RemediationPlanner.next(s, p, Set.of()));
+    // with two canaries Ready (n1, n2: 10 Ready, 10 − 2 = 8 ≥ floor 6) the first batch goes
+    List<PoolMember> withCanaries = new java.util.ArrayList<>(ms);
+    withCanaries.add(new PoolMember("n1", "un1", true, false, null));
+    withCanaries.add(new PoolMember("n2", "un2", true, false, null));
+    PoolState c = new PoolState(POOL, "tpl", 8, "OnReplenish", withCanaries);
+    assertEquals(
+        new PacedStep.Delete(List.of("m1", "m2")), RemediationPlanner.next(c, p, Set.of()));
   }
 
   @Test
