@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.controller.api.Resources;
 import org.sandboxslo.engine.model.Kind;
 
@@ -20,6 +21,7 @@ class WatchLagTest {
   @Test
   void refillWaitsForTheLaggingWatch() {
     try (EmbeddedApiServer api = EmbeddedApiServer.start(0)) {
+      api.createNamespace("lag");
       KubernetesClient c = api.client();
       try (ControllerLite ctl =
           new ControllerLite(c, ControllerLiteConfig.fromMap(ControllerLiteTest.fastConfig()))) {

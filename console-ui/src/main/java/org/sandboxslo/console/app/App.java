@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.collector.CollectorConfig;
 import org.sandboxslo.collector.IngestError;
 import org.sandboxslo.collector.SandboxCollector;
@@ -27,7 +28,6 @@ import org.sandboxslo.console.ConsoleStorage;
 import org.sandboxslo.controller.ControllerLite;
 import org.sandboxslo.controller.ControllerLiteConfig;
 import org.sandboxslo.controller.DemoManifests;
-import org.sandboxslo.controller.EmbeddedApiServer;
 import org.sandboxslo.engine.Durations;
 import org.sandboxslo.engine.EngineConfig;
 import org.sandboxslo.engine.FleetEngine;
@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * controller-lite, a load profile with a ground-truth file, the collector, the engine, the console
  * and an embedded PostgreSQL. {@link #watch} watches a real cluster through the given client. Keys
  * under {@code sloconsole.app.}: {@code refresh-interval} (engine snapshot, default 1s), {@code
- * api-port} (embedded API server, default 0 = free port).
+ * api-port} (embedded API server, default 0 = free port), {@code kubeconfig} (written for the
+ * embedded API server, default {@code ./.sandbox-slo/kubeconfig}).
  */
 public final class App implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(App.class);
@@ -48,6 +49,7 @@ public final class App implements AutoCloseable {
 
   private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
   private EmbeddedApiServer apiServer;
+  private Path kubeconfig;
   private KubernetesClient client;
   private ControllerLite controller;
   private SandboxCollector collector;
@@ -89,6 +91,10 @@ public final class App implements AutoCloseable {
       LoadSettings loadSettings = LoadSettings.fromMap(settings);
       int apiPort = Integer.parseInt(settings.getOrDefault("sloconsole.app.api-port", "0"));
       app.apiServer = app.keep(EmbeddedApiServer.start(apiPort));
+      app.kubeconfig =
+          app.apiServer.writeKubeconfig(
+              Path.of(
+                  settings.getOrDefault("sloconsole.app.kubeconfig", "./.sandbox-slo/kubeconfig")));
       app.client = app.keep(app.apiServer.client());
       DemoManifests.apply(app.client);
       ManifestApplier applier = new ManifestApplier();
@@ -210,6 +216,11 @@ public final class App implements AutoCloseable {
     return apiServer == null ? null : apiServer.url();
   }
 
+  /** The kubeconfig written for the embedded API server (absolute), or null in watch mode. */
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
   public KubernetesClient client() {
     return client;
   }
@@ -293,13 +304,14 @@ public final class App implements AutoCloseable {
                     "sloconsole.app.api-port",
                     "sloconsole.app.scenario",
                     "sloconsole.app.scenario-start",
-                    "sloconsole.app.record")
+                    "sloconsole.app.record",
+                    "sloconsole.app.kubeconfig")
                 .contains(k)) {
           throw new IllegalArgumentException(
               "unknown configuration key "
                   + k
                   + "; known: sloconsole.app.refresh-interval, sloconsole.app.api-port, sloconsole.app.scenario,"
-                  + " sloconsole.app.scenario-start, sloconsole.app.record");
+                  + " sloconsole.app.scenario-start, sloconsole.app.record, sloconsole.app.kubeconfig");
         }
       }
       String scenario = s.getOrDefault("sloconsole.app.scenario", "none");

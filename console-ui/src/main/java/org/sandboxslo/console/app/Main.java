@@ -165,6 +165,7 @@ public final class Main implements Callable<Integer> {
           "  kubernetes  "
               + app.apiServerUrl()
               + "  (embedded API server with the agent-sandbox CRDs)");
+      out.println("  kubectl     export KUBECONFIG=" + app.kubeconfig());
     }
     if (app.load() != null) {
       out.println(
