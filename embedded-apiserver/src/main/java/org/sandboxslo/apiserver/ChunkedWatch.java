@@ -40,10 +40,17 @@ final class ChunkedWatch implements WebSocket {
       return false;
     }
     String line = line(text, stream, clock);
-    if (line != null) {
-      response.write(line + "\n");
+    if (line == null) {
+      return true;
     }
-    return true;
+    try {
+      response.write(line + "\n");
+      return true;
+    } catch (IllegalStateException e) {
+      // the client went away between two events; the close handler ends the listener
+      closed = true;
+      return false;
+    }
   }
 
   @Override
