@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A small warm-pool controller with agent-sandbox semantics (reference §b, §c, §e, §g) that works
- * purely through the Kubernetes API, so it runs unchanged against the {@link EmbeddedApiServer},
- * k3s or a real cluster (where it must not run next to the upstream controller).
+ * purely through the Kubernetes API, so it runs unchanged against the embedded API server (module
+ * {@code embedded-apiserver}), k3s or a real cluster (where it must not run next to the upstream
+ * controller).
  *
  * <p>Informers on the four kinds (all namespaces) only enqueue keys; a bounded pool of {@code
  * workers} threads reconciles one key at a time each; delayed requeues go through a scheduler. Pool

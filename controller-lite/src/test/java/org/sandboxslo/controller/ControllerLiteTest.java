@@ -32,6 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.sandboxslo.collector.kube.Resources;
+import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.upstream.Blueprints;
 import org.sandboxslo.engine.upstream.Labels;
@@ -106,6 +107,7 @@ class ControllerLiteTest {
     for (HasMetadata m : items) {
       GenericKubernetesResource g = (GenericKubernetesResource) m;
       g.getMetadata().setNamespace(ns);
+      api.createNamespace(ns);
       Resources.ops(client, Kind.ofKindName(g.getKind())).inNamespace(ns).resource(g).create();
     }
     return items;
@@ -160,6 +162,7 @@ class ControllerLiteTest {
     Map<String, Object> spec = new java.util.LinkedHashMap<>(extraSpec);
     spec.put("warmPoolRef", Map.of("name", pool));
     c.setAdditionalProperty("spec", spec);
+    api.createNamespace(ns);
     return Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace(ns).resource(c).create();
   }
 
@@ -173,6 +176,7 @@ class ControllerLiteTest {
             Map.of(
                 "metadata", Map.of("labels", Map.of("app", name)),
                 "spec", Map.of("containers", List.of(Map.of("name", "main", "image", image))))));
+    api.createNamespace(ns);
     Resources.ops(client, Kind.SANDBOX_TEMPLATE).inNamespace(ns).resource(t).create();
     GenericKubernetesResource p = Resources.newObject(Kind.SANDBOX_WARM_POOL, ns);
     p.getMetadata().setName(name + "-pool");
@@ -340,6 +344,7 @@ class ControllerLiteTest {
     c.getMetadata().setLabels(Map.of(Labels.CREATED_BY, "python-client"));
     c.setAdditionalProperty(
         "spec", Map.of("warmPoolRef", Map.of("name", "python-sandbox-warmpool")));
+    api.createNamespace(ns);
     Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace(ns).resource(c).create();
     GenericKubernetesResource claim = awaitClaimReady(ns, "py-claim");
     assertEquals("py-claim", Resources.annotation(claim, Labels.SANDBOX_NAME));
@@ -420,6 +425,7 @@ class ControllerLiteTest {
     p.getMetadata().setName("orphan-pool");
     p.setAdditionalProperty(
         "spec", Map.of("replicas", 1, "sandboxTemplateRef", Map.of("name", "absent")));
+    api.createNamespace(ns);
     Resources.ops(client, Kind.SANDBOX_WARM_POOL).inNamespace(ns).resource(p).create();
     claim(ns, "no-template", "orphan-pool", Map.of());
     await()
@@ -551,6 +557,7 @@ class ControllerLiteTest {
             "podTemplate",
             Map.of(
                 "spec", Map.of("containers", List.of(Map.of("name", "c", "image", "busybox"))))));
+    api.createNamespace(ns);
     Resources.ops(client, Kind.SANDBOX).inNamespace(ns).resource(sb).create();
     await().atMost(WAIT).until(() -> Resources.isTrue(get(Kind.SANDBOX, ns, "sleepy"), "Ready"));
 
@@ -584,6 +591,7 @@ class ControllerLiteTest {
     bad.getMetadata().setName("bad-pool");
     bad.setAdditionalProperty(
         "spec", Map.of("replicas", "lots", "sandboxTemplateRef", Map.of("name", "x")));
+    api.createNamespace(ns);
     Resources.ops(client, Kind.SANDBOX_WARM_POOL).inNamespace(ns).resource(bad).create();
     GenericKubernetesResource noRef = Resources.newObject(Kind.SANDBOX_CLAIM, ns);
     noRef.getMetadata().setName("no-ref");

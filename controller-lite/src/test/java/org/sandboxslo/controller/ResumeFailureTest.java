@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.sandboxslo.collector.kube.Resources;
+import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.engine.model.Kind;
 
 class ResumeFailureTest {
@@ -22,6 +23,7 @@ class ResumeFailureTest {
         ControllerLite ctl = new ControllerLite(api.client(), ControllerLiteConfig.fromMap(cfg))) {
       ctl.start();
       KubernetesClient c = api.client();
+      api.createNamespace("resume");
       GenericKubernetesResource sb = Resources.newObject(Kind.SANDBOX, "resume");
       sb.getMetadata().setName("fragile");
       sb.setAdditionalProperty(

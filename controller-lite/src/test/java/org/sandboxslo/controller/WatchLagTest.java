@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.sandboxslo.collector.kube.Resources;
+import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.engine.model.Kind;
 
 /** Injected watch lag: the controller sees a lost member late, so refill waits for the lag. */
@@ -20,6 +21,7 @@ class WatchLagTest {
   @Test
   void refillWaitsForTheLaggingWatch() {
     try (EmbeddedApiServer api = EmbeddedApiServer.start(0)) {
+      api.createNamespace("lag");
       KubernetesClient c = api.client();
       try (ControllerLite ctl =
           new ControllerLite(c, ControllerLiteConfig.fromMap(ControllerLiteTest.fastConfig()))) {

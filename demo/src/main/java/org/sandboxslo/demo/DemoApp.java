@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.collector.CollectorConfig;
 import org.sandboxslo.collector.SandboxCollector;
 import org.sandboxslo.console.engine.EngineLoop;
@@ -15,7 +16,6 @@ import org.sandboxslo.console.remediation.RemediationService;
 import org.sandboxslo.controller.ControllerLite;
 import org.sandboxslo.controller.ControllerLiteConfig;
 import org.sandboxslo.controller.DemoManifests;
-import org.sandboxslo.controller.EmbeddedApiServer;
 import org.sandboxslo.demo.manifest.ApplyReport;
 import org.sandboxslo.demo.manifest.ManifestApplier;
 import org.sandboxslo.engine.time.Durations;
@@ -38,10 +38,15 @@ public final class DemoApp implements AutoCloseable {
 
   /** The {@code sloconsole.app.*} keys the demo adds to the console's. */
   public static final Set<String> DEMO_APP_KEYS =
-      Set.of("sloconsole.app.api-port", "sloconsole.app.scenario", "sloconsole.app.scenario-start");
+      Set.of(
+          "sloconsole.app.api-port",
+          "sloconsole.app.scenario",
+          "sloconsole.app.scenario-start",
+          "sloconsole.app.kubeconfig");
 
   private final Map<String, String> settings;
   private EmbeddedApiServer apiServer;
+  private Path kubeconfig;
   private ControllerLite controller;
   private ConsoleProcess console;
   private LoadRunner load;
@@ -77,6 +82,10 @@ public final class DemoApp implements AutoCloseable {
       ControllerLiteConfig controllerConfig = ControllerLiteConfig.fromMap(settings);
       int apiPort = Integer.parseInt(settings.getOrDefault("sloconsole.app.api-port", "0"));
       app.apiServer = EmbeddedApiServer.start(apiPort);
+      app.kubeconfig =
+          app.apiServer.writeKubeconfig(
+              Path.of(
+                  settings.getOrDefault("sloconsole.app.kubeconfig", "./.sandbox-slo/kubeconfig")));
       KubernetesClient client = app.apiServer.client();
       DemoManifests.apply(client);
       ManifestApplier applier = new ManifestApplier();
@@ -150,6 +159,11 @@ public final class DemoApp implements AutoCloseable {
 
   public int managementPort() {
     return console.managementPort();
+  }
+
+  /** The kubeconfig written for the embedded API server (absolute path). */
+  public Path kubeconfig() {
+    return kubeconfig;
   }
 
   /** The embedded API server's URL. */

@@ -25,7 +25,7 @@ import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.controller.ControllerLite;
 import org.sandboxslo.controller.ControllerLiteConfig;
 import org.sandboxslo.controller.DemoManifests;
-import org.sandboxslo.controller.EmbeddedApiServer;
+import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.upstream.Labels;
 import tools.jackson.databind.JsonNode;

@@ -185,8 +185,17 @@ public final class InformerHealth {
           EnumSet.of(Kind.SANDBOX_CLAIM);
       case RESUME_FAILURES, RESERVED_LABEL_ON_USER_OBJECT -> EnumSet.of(Kind.SANDBOX);
       case UNSAFE_TEMPLATE -> EnumSet.of(Kind.SANDBOX_TEMPLATE);
-      // these diagnose the data path itself
-      case WATCH_LAG, REFILL_GATED_BY_WATCH_LAG, INFORMER_SUSPECT_STALE ->
+      case FAILED_ROLLOUT ->
+          EnumSet.of(Kind.SANDBOX, Kind.SANDBOX_WARM_POOL, Kind.SANDBOX_TEMPLATE);
+      case CONTROLLER_HISTOGRAM_OVERCOUNT -> EnumSet.of(Kind.SANDBOX_CLAIM);
+      case SUSPENDED_CONDITION_STALE -> EnumSet.of(Kind.SANDBOX);
+      case CONTROLLER_CONFIG_CONTRADICTS_LOAD -> EnumSet.of(Kind.SANDBOX, Kind.SANDBOX_WARM_POOL);
+      // these diagnose the data path itself, or rest on probes, scrapes and CRDs, not on a stream
+      case WATCH_LAG,
+          REFILL_GATED_BY_WATCH_LAG,
+          INFORMER_SUSPECT_STALE,
+          SNAPSHOT_CLONES_SHARE_RANDOMNESS,
+          CRD_STORAGE_NOT_MIGRATED ->
           EnumSet.noneOf(Kind.class);
       default -> EnumSet.allOf(Kind.class);
     };

@@ -139,8 +139,9 @@ public final class RemediationPlanner {
    * Decides the next step of a paced Recreate from the live state.
    *
    * <p>Left to delete = planned members still owned by the pool, still stale and not yet deleted by
-   * this execution. When none is left: {@link PacedStep.Done} once at least floorReady (or all
-   * replicas, if fewer) members are Ready, else wait. Otherwise the next batch is up to
+   * this execution. When none is left: {@link PacedStep.Done} at once if this execution deleted
+   * nothing, else once at least floorReady (or all replicas, if fewer) members are Ready, else
+   * wait. Otherwise the next batch is up to
    * maxUnavailable of them in plan order, and it is deleted only if (1) the Ready pool-owned
    * members now minus the Ready ones in the batch stay at or above floorReady (never relaxed by a
    * lower live spec.replicas), and (2) when the batch holds Ready members, their replacements are
@@ -170,7 +171,8 @@ public final class RemediationPlanner {
     int ready = live.readyUnclaimed();
     int floor = plan.floorReady();
     if (left.isEmpty()) {
-      if (ready >= Math.min(floor, live.replicas())) {
+      // nothing deleted by this execution: there are no replacements to wait for
+      if (deleted.isEmpty() || ready >= Math.min(floor, live.replicas())) {
         return new PacedStep.Done(skipped);
       }
       return new PacedStep.Wait(

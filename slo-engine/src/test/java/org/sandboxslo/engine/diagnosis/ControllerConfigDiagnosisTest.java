@@ -42,6 +42,13 @@ class ControllerConfigDiagnosisTest {
     }
     for (int i = 0; i < 225; i++) {
       double ready = 110 + i;
+      // the Sandbox stream delivers the claimed sandbox each claim names (adoption moves its owner
+      // to the claim), so the
+      // console's own data stays healthy (InformerHealth) and the finding is not held back
+      tl.up(
+          tl.sandbox(
+              "pool-py-x" + i, "SandboxClaim", "c" + i, "tpl", "img:1", ready - 1, ready, false),
+          ready);
       tl.up(tl.claim("c" + i, "pool-py", "pool-py-x" + i, ready - 1, ready), ready);
     }
     tl.apply(

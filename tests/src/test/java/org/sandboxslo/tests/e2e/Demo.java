@@ -22,6 +22,7 @@ final class Demo {
     s.put("sloconsole.management.port", "0");
     s.put("sloconsole.db.data-dir", dir.resolve("pg").toString());
     s.put("sloconsole.db.work-dir", dir.resolve("pg-bin").toString());
+    s.put("sloconsole.app.kubeconfig", dir.resolve("kubeconfig").toString());
     return s;
   }
 
