@@ -10,8 +10,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.apiserver.EmbeddedApiServer;
+import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.engine.model.Kind;
 
 class ResumeFailureTest {

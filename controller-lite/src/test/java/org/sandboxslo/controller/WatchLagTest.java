@@ -8,8 +8,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.apiserver.EmbeddedApiServer;
+import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.engine.model.Kind;
 
 /** Injected watch lag: the controller sees a lost member late, so refill waits for the lag. */

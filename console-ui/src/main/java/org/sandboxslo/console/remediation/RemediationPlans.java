@@ -53,7 +53,10 @@ final class RemediationPlans {
   static JsonObject dryRun(
       String action, String subject, JsonObject params, RemediationFleet fleet, double fraction) {
     return switch (action) {
-      case "PacedRecreate" -> pacedRecreate(pool(subject, fleet), fraction);
+      case "PacedRecreate" -> {
+        PoolState pool = pool(subject, fleet);
+        yield pacedRecreate(pool, fraction, hazard(pool.pool(), fleet));
+      }
       case "SetUpdateStrategy" -> setUpdateStrategy(pool(subject, fleet), params);
       case "ScalePool" -> scalePool(pool(subject, fleet), params);
       case "ShardPool" -> shardPool(pool(subject, fleet), params);
@@ -86,16 +89,71 @@ final class RemediationPlans {
     return a;
   }
 
+  /**
+   * Why no plan that adds creates may run on {@code pool} now, from the open findings: the pool
+   * over-creates, its refill is gated behind watch lag, or an informer is suspect-stale; null when
+   * none holds.
+   */
+  static String hazard(ObjectRef pool, RemediationFleet fleet) {
+    String subject = "SandboxWarmPool " + pool;
+    for (FindingState f : fleet.findings()) {
+      if (!f.open()) {
+        continue;
+      }
+      FindingKind k = f.finding().kind();
+      if ((k == FindingKind.POOL_OVER_CREATION || k == FindingKind.REFILL_GATED_BY_WATCH_LAG)
+          && f.finding().subject().equals(subject)) {
+        return "the open finding " + k.wireName() + " on " + subject + " forbids new creates";
+      }
+      if (k == FindingKind.INFORMER_SUSPECT_STALE) {
+        return "the console's own data is suspect (" + f.finding().subject() + ")";
+      }
+    }
+    return null;
+  }
+
   static JsonObject pacedRecreate(PoolState s, double fraction) {
+    return pacedRecreate(s, fraction, null);
+  }
+
+  static JsonObject pacedRecreate(PoolState s, double fraction, String hazard) {
     RecreatePlan p = RemediationPlanner.pacedRecreate(s, fraction);
     if (p.batches().isEmpty()) {
       throw ApiException.badRequest(
           "subject", "SandboxWarmPool " + s.pool() + " has no stale unclaimed members");
     }
+    RemediationPlanner.Offer offer = RemediationPlanner.offer(s, fraction, hazard);
+    if (offer instanceof RemediationPlanner.Offer.Refused r) {
+      throw new ApiException(
+          409,
+          "conflict",
+          "subject",
+          "no paced Recreate is offered for " + s.pool() + ": " + r.reason());
+    }
+    int surge = ((RemediationPlanner.Offer.Planned) offer).surge();
     String ns = s.pool().namespace();
     JsonArray steps = new JsonArray();
     JsonArray batches = new JsonArray();
     int n = 1;
+    if (surge > 0) {
+      steps.add(
+          new JsonObject()
+              .put("n", n++)
+              .put("op", "surge")
+              .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool()))
+              .put(
+                  "description",
+                  "scale spec.replicas "
+                      + p.replicas()
+                      + " → "
+                      + (p.replicas() + surge)
+                      + " first: no member on the current template is Ready, so "
+                      + surge
+                      + " canary member(s) must be Ready before a Ready stale member is deleted;"
+                      + " restored to "
+                      + p.replicas()
+                      + " at the end"));
+    }
     for (List<String> b : p.batches()) {
       batches.add(new JsonArray(new ArrayList<>(b)));
       steps.add(
@@ -120,6 +178,7 @@ final class RemediationPlans {
         s.replicas() == 0 ? 1.0 : (double) p.readyCurrentTemplateBefore() / s.replicas();
     return new JsonObject()
         .put("replicas", p.replicas())
+        .put("surge", surge)
         .put("maxUnavailable", p.maxUnavailable())
         .put(
             "maxUnavailableArithmetic",

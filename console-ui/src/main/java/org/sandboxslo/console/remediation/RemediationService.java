@@ -689,7 +689,12 @@ public final class RemediationService implements Shareable {
                 return finish(p, "failed", "SandboxWarmPool " + plan.pool() + " no longer exists");
               }
               observe(progress, live, plan);
-              PacedStep next = RemediationPlanner.next(live, plan, deleted);
+              int surge = p.dryRun().getInteger("surge", 0);
+              boolean surged = progress.getBoolean("surged", false);
+              PacedStep next = RemediationPlanner.next(live, plan, deleted, surge, surged);
+              if (next instanceof PacedStep.Scale sc) {
+                return scalePool(p, plan, sc, progress).map(true);
+              }
               if (next instanceof PacedStep.Delete d) {
                 int stepNo = progress.getInteger("batchesDone", 0) + 1;
                 return deleteBatch(p, plan, d.names(), stepNo, progress).map(true);
@@ -722,6 +727,37 @@ public final class RemediationService implements Shareable {
                                   + plan.floorReady()
                                   + ")"));
             });
+  }
+
+  /**
+   * A surge (canaries first) or its restore: sets the pool's spec.replicas, audited before and
+   * after. Audit step 0 is the surge, step {@code batches + 1} the restore.
+   */
+  private Future<Void> scalePool(
+      PlanRow p, RecreatePlan plan, PacedStep.Scale sc, JsonObject progress) {
+    boolean surge = sc.replicas() > plan.replicas();
+    int stepNo = surge ? 0 : plan.batches().size() + 1;
+    String object = "SandboxWarmPool " + plan.pool();
+    return canContinue(p.id())
+        .compose(x -> audit(EXECUTOR, "step.before", p.id(), stepNo, object, sc.reason(), "intent"))
+        .compose(
+            x ->
+                worker.executeBlocking(
+                    () -> {
+                      ops.patchPoolSpec(
+                          plan.pool(), new JsonObject().put("replicas", sc.replicas()));
+                      return "ok: spec.replicas " + sc.replicas();
+                    }))
+        .compose(
+            result -> audit(EXECUTOR, "step.after", p.id(), stepNo, object, sc.reason(), result))
+        .compose(
+            x ->
+                store.progress(
+                    p.id(),
+                    progress
+                        .put("surged", surge)
+                        .put("waiting", surge ? "surged; waiting for canaries" : "restored"),
+                    now()));
   }
 
   /** Records the lowest Ready count and current-template Ready count seen while executing. */

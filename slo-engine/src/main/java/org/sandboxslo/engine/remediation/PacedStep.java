@@ -21,6 +21,22 @@ public sealed interface PacedStep {
   }
 
   /**
+   * Set the pool's {@code spec.replicas} first: a surge that makes the controller create canaries
+   * on the current template before any Ready stale member is deleted, or, at the end, the restore
+   * to the replicas the plan started from.
+   *
+   * @param replicas the new spec.replicas, &gt;= 0
+   * @param reason one sentence with the numbers
+   */
+  record Scale(int replicas, String reason) implements PacedStep {
+    public Scale {
+      if (replicas < 0) {
+        throw new IllegalArgumentException("replicas must be >= 0, got " + replicas);
+      }
+    }
+  }
+
+  /**
    * Not now: the replacements of the previous batch are not Ready yet, or deleting would take the
    * pool below its floor.
    *

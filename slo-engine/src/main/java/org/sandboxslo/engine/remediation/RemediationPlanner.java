@@ -141,18 +141,33 @@ public final class RemediationPlanner {
    * <p>Left to delete = planned members still owned by the pool, still stale and not yet deleted by
    * this execution. When none is left: {@link PacedStep.Done} at once if this execution deleted
    * nothing, else once at least floorReady (or all replicas, if fewer) members are Ready, else
-   * wait. Otherwise the next batch is up to
-   * maxUnavailable of them in plan order, and it is deleted only if (1) the Ready pool-owned
-   * members now minus the Ready ones in the batch stay at or above floorReady (never relaxed by a
-   * lower live spec.replicas), and (2) when the batch holds Ready members, their replacements are
-   * already Ready: Ready members on the current template ≥ members deleted so far + Ready members
-   * in the batch (a canary first). Otherwise wait. Claimed members are never returned.
+   * wait. Otherwise the next batch is up to maxUnavailable of them in plan order, and it is deleted
+   * only if (1) the Ready pool-owned members now minus the Ready ones in the batch stay at or above
+   * floorReady (never relaxed by a lower live spec.replicas), and (2) when the batch holds Ready
+   * members, their replacements are already Ready: Ready members on the current template ≥ members
+   * deleted so far + Ready members in the batch (a canary first). Otherwise wait. Claimed members
+   * are never returned.
    *
    * @param live the pool now (from the Kubernetes API)
    * @param plan the approved plan
    * @param deleted members this execution already deleted
    */
   public static PacedStep next(PoolState live, RecreatePlan plan, Set<String> deleted) {
+    return next(live, plan, deleted, 0, false);
+  }
+
+  /**
+   * {@link #next(PoolState, RecreatePlan, Set)} with a surge: when the next batch holds Ready
+   * members whose replacements are not Ready yet and the plan may surge, the step is {@link
+   * PacedStep.Scale} to plan replicas + surge (once), so canaries on the current template appear
+   * without deleting anything; when every planned member is handled and the pool was surged, the
+   * step is {@link PacedStep.Scale} back to the plan's replicas before {@link PacedStep.Done}.
+   *
+   * @param surge members the plan may add first (from {@link #offer}), &gt;= 0
+   * @param surged whether this execution has surged and not yet restored
+   */
+  public static PacedStep next(
+      PoolState live, RecreatePlan plan, Set<String> deleted, int surge, boolean surged) {
     Objects.requireNonNull(live, "live");
     Objects.requireNonNull(plan, "plan");
     List<String> left = new ArrayList<>();
@@ -170,6 +185,15 @@ public final class RemediationPlanner {
     }
     int ready = live.readyUnclaimed();
     int floor = plan.floorReady();
+    if (left.isEmpty() && surged) {
+      return new PacedStep.Scale(
+          plan.replicas(),
+          "restore spec.replicas "
+              + live.replicas()
+              + " → "
+              + plan.replicas()
+              + " after the surge: every planned member is handled");
+    }
     if (left.isEmpty()) {
       // nothing deleted by this execution: there are no replacements to wait for
       if (deleted.isEmpty() || ready >= Math.min(floor, live.replicas())) {
@@ -201,6 +225,17 @@ public final class RemediationPlanner {
     int canaries = live.readyCurrentTemplate();
     int needed = deleted.size() + readyInBatch;
     if (readyInBatch > 0 && canaries < needed) {
+      if (surge > 0 && !surged && live.replicas() < plan.replicas() + surge) {
+        return new PacedStep.Scale(
+            plan.replicas() + surge,
+            "surge spec.replicas "
+                + live.replicas()
+                + " → "
+                + (plan.replicas() + surge)
+                + ": no Ready member on the current template yet, so "
+                + surge
+                + " canary member(s) come first");
+      }
       return new PacedStep.Wait(
           "waiting for canaries: "
               + canaries

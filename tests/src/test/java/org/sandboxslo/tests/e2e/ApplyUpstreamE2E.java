@@ -191,7 +191,8 @@ class ApplyUpstreamE2E {
             .startsWith("sandbox-slo: --set: unknown configuration key sloconsole.bogus.x"),
         err.toString());
     err.getBuffer().setLength(0);
-    assertEquals(2, DemoMain.run(new PrintWriter(out), new PrintWriter(err), "demo", "--frobnicate"));
+    assertEquals(
+        2, DemoMain.run(new PrintWriter(out), new PrintWriter(err), "demo", "--frobnicate"));
     assertTrue(
         err.toString().startsWith("sandbox-slo: Unknown option: '--frobnicate'"), err.toString());
   }

@@ -14,12 +14,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.controller.ControllerLite;
 import org.sandboxslo.controller.ControllerLiteConfig;
 import org.sandboxslo.controller.DemoManifests;
 import org.sandboxslo.server.wiring.ConsoleProcess;
 import org.sandboxslo.server.wiring.KubeClients;
-import org.sandboxslo.apiserver.EmbeddedApiServer;
 
 /**
  * {@code watch} mode against a "cluster" the console does not own: an API server with the
