@@ -63,19 +63,34 @@ class PlannerSafetyPropertyTest {
     assertTrue(plan.floorReady() <= start.readyUnclaimed(), "the floor counts members Ready now");
     assertTrue(plan.targets().stream().allMatch(n -> start.member(n).unclaimed()));
     List<PoolMember> live = new ArrayList<>(start.members());
-    int liveReplicas = replicas + planned.surge();
-    if (planned.surge() > 0) { // the surge's canaries, not Ready yet
-      for (int i = 0; i < planned.surge(); i++) {
-        live.add(new PoolMember("s" + i, "us" + i, false, false, null));
-      }
-    }
+    int liveReplicas = replicas;
+    boolean surged = false;
+    int scaleUps = 0;
     Set<String> deleted = new HashSet<>();
     int fresh = 0;
     for (int move : world) {
       PoolState now = new PoolState(POOL, "tpl", liveReplicas, "OnReplenish", live);
-      PacedStep step = RemediationPlanner.next(now, plan, deleted);
+      PacedStep step = RemediationPlanner.next(now, plan, deleted, planned.surge(), surged);
       if (step instanceof PacedStep.Done) {
+        assertTrue(!surged, "a surged pool is restored before the plan is done");
         return;
+      }
+      if (step instanceof PacedStep.Scale sc) {
+        if (sc.replicas() > plan.replicas()) {
+          scaleUps++;
+          assertEquals(1, scaleUps, "the surge happens once");
+          assertEquals(plan.replicas() + planned.surge(), sc.replicas());
+          for (int i = 0; i < planned.surge(); i++) { // the controller creates canaries
+            live.add(new PoolMember("s" + i, "us" + i, false, false, null));
+          }
+          surged = true;
+        } else {
+          assertTrue(surged, "a restore only follows a surge");
+          assertEquals(plan.replicas(), sc.replicas());
+          surged = false;
+        }
+        liveReplicas = sc.replicas();
+        continue;
       }
       if (step instanceof PacedStep.Delete d) {
         int readyInBatch = 0;
