@@ -33,9 +33,9 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.console.engine.FindingState;
+import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.console.remediation.RemediationConfig;
 import org.sandboxslo.console.remediation.RemediationFleet;
-import org.sandboxslo.console.remediation.RemediationService;
 import org.sandboxslo.controller.DemoManifests;
 import org.sandboxslo.controller.EmbeddedApiServer;
 import org.sandboxslo.engine.finding.Finding;
@@ -65,7 +65,7 @@ class RemediationWebPageTest {
   static Pool pool;
   static EmbeddedApiServer api;
   static KubernetesClient client;
-  static RemediationService service;
+  static Remediation service;
   static ConsoleServer server;
   static WebDriver driver;
 
@@ -109,15 +109,16 @@ class RemediationWebPageTest {
     RemediationFleet fleet =
         new RemediationFleet() {
           @Override
-          public PoolState pool(ObjectRef ref) {
-            return ref.toString().equals("demo/python-runtime-pool")
-                ? new PoolState(
-                    ref,
-                    "python-runtime",
-                    1,
-                    "OnReplenish",
-                    List.of(new PoolMember("python-runtime-pool-old1", "u1", true, true, null)))
-                : null;
+          public io.vertx.core.Future<PoolState> pool(ObjectRef ref) {
+            return io.vertx.core.Future.succeededFuture(
+                ref.toString().equals("demo/python-runtime-pool")
+                    ? new PoolState(
+                        ref,
+                        "python-runtime",
+                        1,
+                        "OnReplenish",
+                        List.of(new PoolMember("python-runtime-pool-old1", "u1", true, true, null)))
+                    : null);
           }
 
           @Override
@@ -137,7 +138,7 @@ class RemediationWebPageTest {
         };
     service =
         get(
-            RemediationService.start(
+            Remediation.start(
                 vertx,
                 RemediationConfig.fromMap(
                     Map.of(
@@ -184,7 +185,8 @@ class RemediationWebPageTest {
                     Map.of("sloconsole.http.port", "0", "sloconsole.management.port", "0")),
                 sources,
                 null,
-                new PrometheusRegistry()));
+                new PrometheusRegistry(),
+                ConsoleServices.of(null, service)));
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
     options.addArguments(

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 import org.sandboxslo.collector.CollectorConfig;
 import org.sandboxslo.collector.SandboxCollector;
 import org.sandboxslo.console.engine.EngineLoop;
-import org.sandboxslo.console.remediation.RemediationService;
+import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.controller.ControllerLite;
 import org.sandboxslo.controller.ControllerLiteConfig;
 import org.sandboxslo.controller.DemoManifests;
@@ -189,7 +189,7 @@ public final class DemoApp implements AutoCloseable {
   }
 
   /** The remediation service (plans, approvals, execution, audit). */
-  public RemediationService remediation() {
+  public Remediation remediation() {
     return console.remediation();
   }
 
