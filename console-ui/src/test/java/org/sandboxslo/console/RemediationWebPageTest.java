@@ -236,6 +236,42 @@ class RemediationWebPageTest {
     }
   }
 
+  static java.net.http.HttpResponse<String> postPlan(String token, String contentType, String body)
+      throws Exception {
+    var req =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + server.httpPort() + "/api/v1/plans"))
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", contentType);
+    if (token != null) {
+      req.header("Authorization", "Bearer " + token);
+    }
+    return java.net.http.HttpClient.newHttpClient()
+        .send(req.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void aPlanRequestIsAuthenticatedFirstAndMustBeAJsonObject() throws Exception {
+    String plan =
+        "{\"action\":\"ScalePool\",\"subject\":\"demo/python-runtime-pool\","
+            + "\"params\":{\"replicas\":2},\"reason\":\"r\"}";
+    assertEquals(401, postPlan(null, "text/plain", plan).statusCode());
+    var text = postPlan(TOKEN, "text/plain", plan);
+    assertEquals(415, text.statusCode());
+    assertEquals(
+        new io.vertx.core.json.JsonObject()
+            .put("error", "unsupported media type")
+            .put("field", "Content-Type")
+            .put("reason", "expected application/json, got 'text/plain'"),
+        new io.vertx.core.json.JsonObject(text.body()));
+    var array = postPlan(TOKEN, "application/json", "[" + plan + "]");
+    assertEquals(400, array.statusCode());
+    assertEquals(
+        "expected a JSON object (a plan {\"action\",\"subject\",\"params\",\"reason\"}), got an"
+            + " array",
+        new io.vertx.core.json.JsonObject(array.body()).getString("reason"));
+  }
+
   static <T> T get(Future<T> f) throws Exception {
     return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }

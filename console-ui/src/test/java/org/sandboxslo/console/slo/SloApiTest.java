@@ -46,6 +46,21 @@ class SloApiTest {
               .put("reason", OBJECTIVE_REASON),
           bad.bodyAsJsonObject());
 
+      // the same valid definition as text/plain is refused before it is read; a JSON array is 400
+      HttpResponse<Buffer> text =
+          h.post("/api/v1/slos", "text/plain", input("C12-slo-objective-95.json").encode());
+      assertEquals(415, text.statusCode());
+      assertEquals("Content-Type", text.bodyAsJsonObject().getString("field"));
+      HttpResponse<Buffer> array = h.post("/api/v1/slos", "application/json", "[]");
+      assertEquals(400, array.statusCode());
+      assertEquals(
+          new JsonObject()
+              .put("error", "bad request")
+              .put("field", "body")
+              .put("reason", "expected a JSON object (an SLO definition), got an array"),
+          array.bodyAsJsonObject());
+      assertEquals(0, h.get("/api/v1/slos").bodyAsJsonObject().getJsonArray("items").size());
+
       HttpResponse<Buffer> ok = h.post("/api/v1/slos", input("C12-slo-objective-95.json"));
       assertEquals(201, ok.statusCode(), ok.bodyAsString());
       assertEquals("/api/v1/slos/warm-hit-tpl-py", ok.getHeader("Location"));

@@ -80,6 +80,13 @@ final class SloHarness implements AutoCloseable {
             .sendBuffer(Buffer.buffer(body.encode())));
   }
 
+  HttpResponse<Buffer> post(String path, String contentType, String body) throws Exception {
+    return get(
+        web.post(server.httpPort(), "127.0.0.1", path)
+            .putHeader("Content-Type", contentType)
+            .sendBuffer(Buffer.buffer(body)));
+  }
+
   HttpResponse<Buffer> delete(String path) throws Exception {
     return get(web.delete(server.httpPort(), "127.0.0.1", path).send());
   }
