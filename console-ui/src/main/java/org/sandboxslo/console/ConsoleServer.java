@@ -62,7 +62,25 @@ public final class ConsoleServer implements AutoCloseable {
       ConsoleSources sources,
       SliStore storeOrNull,
       PrometheusRegistry registry) {
+    return start(vertx, config, sources, storeOrNull, registry, ConsoleServices.none());
+  }
+
+  /**
+   * Starts the service with the SLO and remediation services it mounts.
+   *
+   * @param services the services behind {@code /api/v1/slos}, {@code /api/v1/plans} and the
+   *     controller view; their routes answer 503 for a missing one
+   * @see #start(Vertx, ConsoleConfig, ConsoleSources, SliStore, PrometheusRegistry)
+   */
+  public static Future<ConsoleServer> start(
+      Vertx vertx,
+      ConsoleConfig config,
+      ConsoleSources sources,
+      SliStore storeOrNull,
+      PrometheusRegistry registry,
+      ConsoleServices services) {
     Objects.requireNonNull(vertx, "vertx");
+    Objects.requireNonNull(services, "services");
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(sources, "sources");
     Objects.requireNonNull(registry, "registry");
@@ -74,7 +92,7 @@ public final class ConsoleServer implements AutoCloseable {
       return Future.failedFuture(e);
     }
     ManagementVerticle management = new ManagementVerticle(config, sources, registry);
-    ConsoleVerticle console = new ConsoleVerticle(config, sources, storeOrNull, registry);
+    ConsoleVerticle console = new ConsoleVerticle(config, sources, storeOrNull, registry, services);
     SnapshotWriterVerticle writer =
         storeOrNull == null ? null : new SnapshotWriterVerticle(config, sources, storeOrNull);
     List<String> ids = Collections.synchronizedList(new ArrayList<>());

@@ -31,6 +31,9 @@ import java.util.regex.Pattern;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.console.engine.FindingState;
+import org.sandboxslo.console.hooks.AlertmanagerHook;
+import org.sandboxslo.console.remediation.RemediationRoutes;
+import org.sandboxslo.console.slo.SloRoutes;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.sli.Scope;
 import org.sandboxslo.engine.sli.SliSnapshot;
@@ -75,6 +78,9 @@ public final class ConsoleVerticle extends VerticleBase {
   private final SliStore store;
   private final PrometheusRegistry registry;
   private final Clock clock;
+  private final SloRoutes slos;
+  private final RemediationRoutes remediation;
+  private final AlertmanagerHook alertmanager = new AlertmanagerHook();
   private volatile HttpServer server;
 
   /**
@@ -88,7 +94,17 @@ public final class ConsoleVerticle extends VerticleBase {
       ConsoleSources sources,
       SliStore storeOrNull,
       PrometheusRegistry registry) {
-    this(config, sources, storeOrNull, registry, Clock.systemUTC());
+    this(config, sources, storeOrNull, registry, ConsoleServices.none());
+  }
+
+  /** As above, with the SLO and remediation services to mount. */
+  public ConsoleVerticle(
+      ConsoleConfig config,
+      ConsoleSources sources,
+      SliStore storeOrNull,
+      PrometheusRegistry registry,
+      ConsoleServices services) {
+    this(config, sources, storeOrNull, registry, services, Clock.systemUTC());
   }
 
   /** As above, with the clock used for the default history range. */
@@ -97,12 +113,16 @@ public final class ConsoleVerticle extends VerticleBase {
       ConsoleSources sources,
       SliStore storeOrNull,
       PrometheusRegistry registry,
+      ConsoleServices services,
       Clock clock) {
     this.config = Objects.requireNonNull(config, "config");
     this.sources = Objects.requireNonNull(sources, "sources");
     this.store = storeOrNull;
     this.registry = Objects.requireNonNull(registry, "registry");
     this.clock = Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(services, "services");
+    this.slos = new SloRoutes(services.slos(), services.controllerView());
+    this.remediation = new RemediationRoutes(services.remediation());
   }
 
   @Override
@@ -134,34 +154,25 @@ public final class ConsoleVerticle extends VerticleBase {
   private Router router() {
     Router r = Router.router(vertx);
     r.get("/api/v1/templates")
-        .handler(
-            ctx ->
-                ok(
-                    ctx,
-                    org.sandboxslo.console.slo.SloRoutes.withControllerView(
-                        vertx, SnapshotJson.templates(snapshot()))));
+        .handler(ctx -> ok(ctx, slos.withControllerView(SnapshotJson.templates(snapshot()))));
     r.get("/api/v1/pools").handler(ctx -> ok(ctx, SnapshotJson.pools(snapshot())));
     r.get("/api/v1/namespaces").handler(ctx -> ok(ctx, SnapshotJson.namespaces(snapshot())));
     r.get("/api/v1/templates/:ns/:name")
         .handler(
-            ctx ->
-                ok(
-                    ctx,
-                    org.sandboxslo.console.slo.SloRoutes.withControllerView(
-                        vertx, SnapshotJson.item(find(ctx, Scope.TEMPLATE)))));
+            ctx -> ok(ctx, slos.withControllerView(SnapshotJson.item(find(ctx, Scope.TEMPLATE)))));
     r.get("/api/v1/pools/:ns/:name")
         .handler(ctx -> ok(ctx, SnapshotJson.item(find(ctx, Scope.POOL))));
     r.get("/api/v1/templates/:ns/:name/history").handler(ctx -> history(ctx, Scope.TEMPLATE));
     r.get("/api/v1/pools/:ns/:name/history").handler(ctx -> history(ctx, Scope.POOL));
     r.get("/api/v1/status").handler(this::status);
     r.get("/api/v1/findings").handler(this::findings);
-    new org.sandboxslo.console.hooks.AlertmanagerHook().mount(r);
+    alertmanager.mount(r);
     r.get("/api/v1/stream").handler(this::stream);
     r.get("/api/v1/openapi.yaml")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(OPENAPI));
     ManagementRoutes.mount(r, sources, registry);
-    org.sandboxslo.console.slo.SloRoutes.mount(r, vertx);
-    org.sandboxslo.console.remediation.RemediationRoutes.mount(r, vertx);
+    slos.mount(r);
+    remediation.mount(r);
     r.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
     jsonErrors(r);
     return r;

@@ -34,9 +34,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.console.engine.FindingState;
+import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.console.remediation.RemediationConfig;
 import org.sandboxslo.console.remediation.RemediationFleet;
-import org.sandboxslo.console.remediation.RemediationService;
 import org.sandboxslo.controller.DemoManifests;
 import org.sandboxslo.engine.finding.Finding;
 import org.sandboxslo.engine.finding.FindingKind;
@@ -65,7 +65,7 @@ class RemediationWebPageTest {
   static Pool pool;
   static EmbeddedApiServer api;
   static KubernetesClient client;
-  static RemediationService service;
+  static Remediation service;
   static ConsoleServer server;
   static WebDriver driver;
 
@@ -109,15 +109,16 @@ class RemediationWebPageTest {
     RemediationFleet fleet =
         new RemediationFleet() {
           @Override
-          public PoolState pool(ObjectRef ref) {
-            return ref.toString().equals("demo/python-runtime-pool")
-                ? new PoolState(
-                    ref,
-                    "python-runtime",
-                    1,
-                    "OnReplenish",
-                    List.of(new PoolMember("python-runtime-pool-old1", "u1", true, true, null)))
-                : null;
+          public io.vertx.core.Future<PoolState> pool(ObjectRef ref) {
+            return io.vertx.core.Future.succeededFuture(
+                ref.toString().equals("demo/python-runtime-pool")
+                    ? new PoolState(
+                        ref,
+                        "python-runtime",
+                        1,
+                        "OnReplenish",
+                        List.of(new PoolMember("python-runtime-pool-old1", "u1", true, true, null)))
+                    : null);
           }
 
           @Override
@@ -137,7 +138,7 @@ class RemediationWebPageTest {
         };
     service =
         get(
-            RemediationService.start(
+            Remediation.start(
                 vertx,
                 RemediationConfig.fromMap(
                     Map.of(
@@ -184,7 +185,8 @@ class RemediationWebPageTest {
                     Map.of("sloconsole.http.port", "0", "sloconsole.management.port", "0")),
                 sources,
                 null,
-                new PrometheusRegistry()));
+                new PrometheusRegistry(),
+                ConsoleServices.of(null, service)));
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
     options.addArguments(
@@ -232,6 +234,42 @@ class RemediationWebPageTest {
     if (vertx != null) {
       get(vertx.close());
     }
+  }
+
+  static java.net.http.HttpResponse<String> postPlan(String token, String contentType, String body)
+      throws Exception {
+    var req =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + server.httpPort() + "/api/v1/plans"))
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", contentType);
+    if (token != null) {
+      req.header("Authorization", "Bearer " + token);
+    }
+    return java.net.http.HttpClient.newHttpClient()
+        .send(req.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void aPlanRequestIsAuthenticatedFirstAndMustBeAJsonObject() throws Exception {
+    String plan =
+        "{\"action\":\"ScalePool\",\"subject\":\"demo/python-runtime-pool\","
+            + "\"params\":{\"replicas\":2},\"reason\":\"r\"}";
+    assertEquals(401, postPlan(null, "text/plain", plan).statusCode());
+    var text = postPlan(TOKEN, "text/plain", plan);
+    assertEquals(415, text.statusCode());
+    assertEquals(
+        new io.vertx.core.json.JsonObject()
+            .put("error", "unsupported media type")
+            .put("field", "Content-Type")
+            .put("reason", "expected application/json, got 'text/plain'"),
+        new io.vertx.core.json.JsonObject(text.body()));
+    var array = postPlan(TOKEN, "application/json", "[" + plan + "]");
+    assertEquals(400, array.statusCode());
+    assertEquals(
+        "expected a JSON object (a plan {\"action\",\"subject\",\"params\",\"reason\"}), got an"
+            + " array",
+        new io.vertx.core.json.JsonObject(array.body()).getString("reason"));
   }
 
   static <T> T get(Future<T> f) throws Exception {

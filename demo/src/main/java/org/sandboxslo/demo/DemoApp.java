@@ -12,7 +12,7 @@ import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.collector.CollectorConfig;
 import org.sandboxslo.collector.SandboxCollector;
 import org.sandboxslo.console.engine.EngineLoop;
-import org.sandboxslo.console.remediation.RemediationService;
+import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.controller.ControllerLite;
 import org.sandboxslo.controller.ControllerLiteConfig;
 import org.sandboxslo.controller.DemoManifests;
@@ -203,7 +203,7 @@ public final class DemoApp implements AutoCloseable {
   }
 
   /** The remediation service (plans, approvals, execution, audit). */
-  public RemediationService remediation() {
+  public Remediation remediation() {
     return console.remediation();
   }
 

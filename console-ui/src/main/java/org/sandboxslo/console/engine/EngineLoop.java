@@ -1,17 +1,18 @@
 package org.sandboxslo.console.engine;
 
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Owns the (single-threaded) {@link FleetEngine} on one named thread: collector callbacks only
  * enqueue events through {@link #sink()}; a fixed-rate task publishes the latest snapshot and SLO
- * statuses, which the console reads without locking.
+ * statuses, which the console reads without locking; everything else asks the engine through {@link
+ * #call}, which returns a Future and never blocks the caller.
  */
 public final class EngineLoop implements ConsoleSources, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EngineLoop.class);
@@ -51,6 +53,9 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
   private final Map<String, FindingState> findingLog = new java.util.LinkedHashMap<>();
 
   private static final int CLOSED_KEPT = 200;
+
+  /** How long a call from a Vert.x context waits for the engine thread before failing. */
+  static final long CALL_TIMEOUT_MS = 10_000;
 
   /**
    * @param engine the engine; from now on touched only by this loop's thread
@@ -175,36 +180,81 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
   }
 
   /**
-   * Runs {@code f} on the engine thread (e.g. adding an SLO) and waits for its result.
+   * Runs {@code f} on the engine thread (e.g. adding an SLO, reading a ledger) without blocking the
+   * caller: the engine thread completes a promise and the result is delivered on the caller's
+   * Vert.x context ({@link Context#runOnContext}), so callbacks continue where the call was made
+   * (the bridge of Strimzi's {@code VertxUtil}). Called outside Vert.x (tests, a CLI), the Future
+   * completes on the engine thread.
    *
-   * @throws IllegalStateException when it fails or takes longer than 10 s
+   * @return {@code f}'s result; fails with {@code f}'s exception, with {@link
+   *     IllegalStateException} once the loop is closed, or (on a Vert.x context) when the engine
+   *     has not answered within {@value #CALL_TIMEOUT_MS} ms
    */
-  public <T> T call(Function<FleetEngine, T> f) {
-    CompletableFuture<T> out = CompletableFuture.supplyAsync(() -> f.apply(engine), thread);
+  public <T> Future<T> call(Function<FleetEngine, T> f) {
+    Objects.requireNonNull(f, "f");
+    Context caller = Vertx.currentContext();
+    Promise<T> promise = Promise.promise();
+    long timer =
+        caller == null
+            ? -1
+            : caller
+                .owner()
+                .setTimer(
+                    CALL_TIMEOUT_MS,
+                    id ->
+                        promise.tryFail(
+                            new IllegalStateException(
+                                "engine did not answer within " + CALL_TIMEOUT_MS + " ms")));
     try {
-      return out.get(10, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IllegalStateException(c);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted");
-    } catch (TimeoutException e) {
-      throw new IllegalStateException("engine did not answer within 10 s");
+      thread.execute(
+          () -> {
+            T result = null;
+            RuntimeException failure = null;
+            try {
+              result = f.apply(engine);
+            } catch (RuntimeException e) {
+              failure = e;
+            }
+            deliver(caller, timer, promise, result, failure);
+          });
+    } catch (RejectedExecutionException e) {
+      deliver(caller, timer, promise, null, new IllegalStateException("engine loop is closed"));
     }
+    return promise.future();
   }
 
-  /** Publishes a snapshot now (after every queued event is applied) and returns it. */
-  public FleetSnapshot refreshNow() {
-    call(
+  private static <T> void deliver(
+      Context caller, long timer, Promise<T> promise, T result, RuntimeException failure) {
+    Runnable complete =
+        () -> {
+          if (failure == null) {
+            promise.tryComplete(result);
+          } else {
+            promise.tryFail(failure);
+          }
+        };
+    if (caller == null) {
+      complete.run();
+      return;
+    }
+    caller.runOnContext(
+        v -> {
+          caller.owner().cancelTimer(timer);
+          complete.run();
+        });
+  }
+
+  /**
+   * Publishes a snapshot now (after every queued event is applied).
+   *
+   * @return the new snapshot, delivered as by {@link #call}
+   */
+  public Future<FleetSnapshot> refreshNow() {
+    return call(
         e -> {
           publish();
-          return null;
+          return latest;
         });
-    return latest;
   }
 
   @Override

@@ -1,11 +1,9 @@
 package org.sandboxslo.console.hooks;
 
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -14,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.JsonBody;
 
 /**
  * The Alertmanager webhook receiver ({@code POST /hooks/alertmanager}, payload version "4",
@@ -23,7 +22,8 @@ import org.sandboxslo.console.api.ApiException;
  * (most recent {@value #KEPT}) so on-call sees what just cleared. Each alert links to the console
  * subject its labels name ({@code namespace} + {@code sandbox_template}, {@code slo}).
  *
- * <p>Bad payloads get 400 with the field and reason; nothing of a bad payload is stored.
+ * <p>Bad payloads get 400 with the field and reason (415 unless {@code application/json}, as
+ * Alertmanager sends); nothing of a bad payload is stored.
  */
 public final class AlertmanagerHook {
   static final int KEPT = 1000;
@@ -47,22 +47,13 @@ public final class AlertmanagerHook {
   public void mount(Router router) {
     router
         .post("/hooks/alertmanager")
-        .handler(BodyHandler.create().setBodyLimit(4 * 1024 * 1024))
+        .handler(JsonBody.reader(4 * 1024 * 1024))
         .handler(this::receive);
     router.get("/api/v1/alerts").handler(this::list);
   }
 
   private void receive(RoutingContext ctx) {
-    JsonObject body;
-    try {
-      body = ctx.body().asJsonObject();
-    } catch (DecodeException | ClassCastException e) {
-      throw new ApiException(400, "bad request", "body", "not a JSON object");
-    }
-    if (body == null) {
-      throw new ApiException(
-          400, "bad request", "body", "empty body; expected an Alertmanager webhook payload");
-    }
+    JsonObject body = JsonBody.object(ctx, "an Alertmanager webhook payload");
     if (!"4"
         .equals(
             body.getValue("version") == null ? null : String.valueOf(body.getValue("version")))) {

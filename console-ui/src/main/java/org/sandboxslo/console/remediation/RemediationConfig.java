@@ -2,6 +2,8 @@ package org.sandboxslo.console.remediation;
 
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -10,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.sandboxslo.engine.time.Durations;
-import org.sandboxslo.store.PlanRow;
 
 /**
  * Configuration of plans, execution and identity. Keys:
@@ -51,7 +52,7 @@ public record RemediationConfig(
     Duration pollInterval,
     int workers,
     String demoToken,
-    Map<String, List<String>> approverRoles) {
+    Map<PlanAction, List<String>> approverRoles) {
   public static final String TOKENS = "sloconsole.auth.tokens";
   public static final String TWO_PERSON = "sloconsole.auth.two-person";
   public static final String MAX_UNAVAILABLE = "sloconsole.remediation.max-unavailable-fraction";
@@ -63,7 +64,9 @@ public record RemediationConfig(
 
   public RemediationConfig {
     tokens = Map.copyOf(tokens);
-    approverRoles = Map.copyOf(approverRoles);
+    EnumMap<PlanAction, List<String>> roles = new EnumMap<>(PlanAction.class);
+    roles.putAll(approverRoles);
+    approverRoles = Collections.unmodifiableMap(roles);
     if (!(maxUnavailableFraction > 0 && maxUnavailableFraction <= 1)) {
       throw new IllegalArgumentException(
           MAX_UNAVAILABLE + ": expected a number in (0, 1], got " + maxUnavailableFraction);
@@ -119,9 +122,9 @@ public record RemediationConfig(
         parseApproverRoles(m.getOrDefault(APPROVER_ROLES, "")));
   }
 
-  static Map<String, List<String>> parseApproverRoles(String s) {
-    Map<String, List<String>> out = new LinkedHashMap<>();
-    for (String a : PlanRow.ACTIONS) {
+  static Map<PlanAction, List<String>> parseApproverRoles(String s) {
+    Map<PlanAction, List<String>> out = new EnumMap<>(PlanAction.class);
+    for (PlanAction a : PlanAction.values()) {
       out.put(a, List.of("approver"));
     }
     if (s.isBlank()) {
@@ -129,11 +132,12 @@ public record RemediationConfig(
     }
     for (String entry : s.split(",")) {
       String[] p = entry.trim().split(":", 2);
-      if (p.length != 2 || !PlanRow.ACTIONS.contains(p[0]) || p[1].isEmpty()) {
+      PlanAction action = PlanAction.ofWireName(p[0]).orElse(null);
+      if (p.length != 2 || action == null || p[1].isEmpty()) {
         throw new IllegalArgumentException(
             APPROVER_ROLES
                 + ": expected Action:role+role with an action of "
-                + String.join(", ", PlanRow.ACTIONS)
+                + String.join(", ", PlanAction.wireNames())
                 + ", got '"
                 + entry.trim()
                 + "'");
@@ -151,13 +155,13 @@ public record RemediationConfig(
                   + String.join(", ", Caller.ROLES));
         }
       }
-      out.put(p[0], roles);
+      out.put(action, roles);
     }
     return out;
   }
 
   /** The roles that may approve {@code action}. */
-  public List<String> approversOf(String action) {
+  public List<String> approversOf(PlanAction action) {
     return approverRoles.getOrDefault(action, List.of("approver"));
   }
 
@@ -246,7 +250,7 @@ public record RemediationConfig(
     d.put(
         APPROVER_ROLES,
         approverRoles.entrySet().stream()
-            .map(e -> e.getKey() + ":" + String.join("+", e.getValue()))
+            .map(e -> e.getKey().wireName() + ":" + String.join("+", e.getValue()))
             .collect(java.util.stream.Collectors.joining(",")));
     StringBuilder sb = new StringBuilder();
     d.forEach((k, v) -> sb.append("  ").append(k).append(" = ").append(v).append('\n'));

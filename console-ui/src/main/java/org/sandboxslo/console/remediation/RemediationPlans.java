@@ -1,11 +1,13 @@
 package org.sandboxslo.console.remediation;
 
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.engine.finding.FindingKind;
@@ -13,13 +15,12 @@ import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.remediation.PoolState;
 import org.sandboxslo.engine.remediation.RecreatePlan;
 import org.sandboxslo.engine.remediation.RemediationPlanner;
-import org.sandboxslo.store.PlanRow;
 
 /**
  * Builds the dry run of a plan request: validates action, subject and params against the engine's
  * view, and lists exactly which objects change, step by step, with the predicted effect on the pool
- * SLIs. Blocking (reads the engine): run on the remediation worker pool. Throws {@link
- * ApiException} 400 naming the field for bad input.
+ * SLIs. The per-action builders are pure and throw {@link ApiException} 400 naming the field for
+ * bad input.
  *
  * <p>Dry-run JSON: {@code {"steps":[{"n","op","objects":[...],"description",...}], "destructive",
  * "automatic", "predicted":{...}}} plus action-specific fields (PacedRecreate: {@code
@@ -38,49 +39,56 @@ final class RemediationPlans {
     return d == Math.rint(d) ? String.valueOf((long) d) : String.format(Locale.ROOT, "%.2f", d);
   }
 
-  /** The namespace whose roles govern the plan, or null for a cluster-wide subject. */
-  static String namespaceOf(String action, String subject) {
-    if (action.equals("DeleteExpiredClaims")) {
-      return subject;
-    }
-    if (action.equals("SetRefillPacing") && subject.equals("controller-lite")) {
-      return null;
-    }
-    int i = subject.indexOf('/');
-    return i > 0 ? subject.substring(0, i) : null;
-  }
-
-  static JsonObject dryRun(
-      String action, String subject, JsonObject params, RemediationFleet fleet, double fraction) {
+  /**
+   * The dry run of a plan request. Pool actions read the engine's view of the pool first ({@link
+   * RemediationFleet#pool}, a Future: no thread waits); the rest is pure.
+   *
+   * @return the dry-run JSON; a failed Future with a 400 {@link ApiException} naming {@code
+   *     subject} or {@code params.x} for bad input
+   */
+  static Future<JsonObject> dryRun(
+      PlanAction action,
+      String subject,
+      JsonObject params,
+      RemediationFleet fleet,
+      double fraction) {
     return switch (action) {
-      case "PacedRecreate" -> {
-        PoolState pool = pool(subject, fleet);
-        yield pacedRecreate(pool, fraction, hazard(pool.pool(), fleet));
-      }
-      case "SetUpdateStrategy" -> setUpdateStrategy(pool(subject, fleet), params);
-      case "ScalePool" -> scalePool(pool(subject, fleet), params);
-      case "ShardPool" -> shardPool(pool(subject, fleet), params);
-      case "SetRefillPacing" -> setRefillPacing(subject, params, fleet);
-      case "DeleteExpiredClaims" -> deleteExpiredClaims(subject, params, fleet);
-      default ->
-          throw ApiException.badRequest(
-              "action",
-              "unknown action '" + action + "'; actions: " + String.join(", ", PlanRow.ACTIONS));
+      case PACED_RECREATE ->
+          pool(subject, fleet).map(s -> pacedRecreate(s, fraction, hazard(s.pool(), fleet)));
+      case SET_UPDATE_STRATEGY -> pool(subject, fleet).map(s -> setUpdateStrategy(s, params));
+      case SCALE_POOL -> pool(subject, fleet).map(s -> scalePool(s, params));
+      case SHARD_POOL -> pool(subject, fleet).map(s -> shardPool(s, params));
+      case SET_REFILL_PACING -> attempt(() -> setRefillPacing(subject, params, fleet));
+      case DELETE_EXPIRED_CLAIMS -> attempt(() -> deleteExpiredClaims(subject, params, fleet));
     };
   }
 
-  private static PoolState pool(String subject, RemediationFleet fleet) {
+  private static <T> Future<T> attempt(Supplier<T> f) {
+    try {
+      return Future.succeededFuture(f.get());
+    } catch (ApiException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** The engine's view of the pool {@code subject}; 400 naming {@code subject} when unknown. */
+  private static Future<PoolState> pool(String subject, RemediationFleet fleet) {
     ObjectRef ref;
     try {
       ref = ObjectRef.parse(subject);
     } catch (IllegalArgumentException e) {
-      throw ApiException.badRequest("subject", "expected namespace/pool, got '" + subject + "'");
+      return Future.failedFuture(
+          ApiException.badRequest("subject", "expected namespace/pool, got '" + subject + "'"));
     }
-    PoolState s = fleet.pool(ref);
-    if (s == null) {
-      throw ApiException.badRequest("subject", "no SandboxWarmPool " + ref + " is known");
-    }
-    return s;
+    return fleet
+        .pool(ref)
+        .map(
+            s -> {
+              if (s == null) {
+                throw ApiException.badRequest("subject", "no SandboxWarmPool " + ref + " is known");
+              }
+              return s;
+            });
   }
 
   private static JsonArray objects(String kind, String ns, List<String> names) {
@@ -159,7 +167,7 @@ final class RemediationPlans {
       steps.add(
           new JsonObject()
               .put("n", n++)
-              .put("op", "delete-members")
+              .put("op", StepOp.DELETE_MEMBERS.wireName())
               .put("objects", objects("Sandbox", ns, b))
               .put(
                   "description",
@@ -228,7 +236,7 @@ final class RemediationPlans {
                 .add(
                     new JsonObject()
                         .put("n", 1)
-                        .put("op", "patch-pool")
+                        .put("op", StepOp.PATCH_POOL.wireName())
                         .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool()))
                         .put("patch", patch)
                         .put(
@@ -283,7 +291,7 @@ final class RemediationPlans {
                 .add(
                     new JsonObject()
                         .put("n", 1)
-                        .put("op", "patch-pool")
+                        .put("op", StepOp.PATCH_POOL.wireName())
                         .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool()))
                         .put("patch", new JsonObject().put("replicas", replicas))
                         .put(
@@ -320,7 +328,7 @@ final class RemediationPlans {
       steps.add(
           new JsonObject()
               .put("n", n++)
-              .put("op", "create-pool")
+              .put("op", StepOp.CREATE_POOL.wireName())
               .put(
                   "objects",
                   new JsonArray().add("SandboxWarmPool " + s.pool().namespace() + "/" + name))
@@ -340,7 +348,7 @@ final class RemediationPlans {
       steps.add(
           new JsonObject()
               .put("n", n++)
-              .put("op", "wait-pool-ready")
+              .put("op", StepOp.WAIT_POOL_READY.wireName())
               .put(
                   "objects",
                   new JsonArray().add("SandboxWarmPool " + s.pool().namespace() + "/" + name))
@@ -350,7 +358,7 @@ final class RemediationPlans {
     steps.add(
         new JsonObject()
             .put("n", n)
-            .put("op", "patch-pool")
+            .put("op", StepOp.PATCH_POOL.wireName())
             .put("objects", new JsonArray().add("SandboxWarmPool " + s.pool()))
             .put("patch", new JsonObject().put("replicas", old))
             .put(
@@ -389,7 +397,7 @@ final class RemediationPlans {
             "controller-lite does not run in this process; give the upstream "
                 + "controller Deployment as namespace/name");
       }
-      step.put("op", "set-refill-rate")
+      step.put("op", StepOp.SET_REFILL_RATE.wireName())
           .put("objects", new JsonArray().add("controller-lite max-refill-rate"))
           .put(
               "description",
@@ -404,7 +412,7 @@ final class RemediationPlans {
         throw ApiException.badRequest(
             "subject", "expected controller-lite or namespace/deployment, got '" + subject + "'");
       }
-      step.put("op", "patch-deployment-args")
+      step.put("op", StepOp.PATCH_DEPLOYMENT_ARGS.wireName())
           .put("objects", new JsonArray().add("Deployment " + d))
           .put(
               "patch",
@@ -449,7 +457,7 @@ final class RemediationPlans {
       steps.add(
           new JsonObject()
               .put("n", n++)
-              .put("op", "delete-claim")
+              .put("op", StepOp.DELETE_CLAIM.wireName())
               .put("objects", new JsonArray().add(c))
               .put(
                   "description",

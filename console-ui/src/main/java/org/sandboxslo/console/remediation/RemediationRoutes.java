@@ -1,17 +1,15 @@
 package org.sandboxslo.console.remediation;
 
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.JsonBody;
 import org.sandboxslo.store.AuditEntry;
 import org.sandboxslo.store.PlanRow;
 
@@ -20,34 +18,51 @@ import org.sandboxslo.store.PlanRow;
  * 403 naming the missing role):
  *
  * <ul>
- *   <li>{@code POST /api/v1/plans} {@code {"action","subject","params","reason"}} → 201 plan (state
- *       {@code planned}, {@code plan} = dry run); 400 {@code {"error","field","reason"}}
+ *   <li>{@code POST /api/v1/plans} {@code {"action","subject","params","reason"}} ({@code
+ *       application/json}, else 415) → 201 plan (state {@code planned}, {@code plan} = dry run);
+ *       400 {@code {"error","field","reason"}}
  *   <li>{@code GET /api/v1/plans} → {@code {"items":[plan...]}}; {@code GET /api/v1/plans/{id}} →
  *       plan with {@code audit}
- *   <li>{@code POST /api/v1/plans/{id}/approve|execute|cancel} → 200 plan; 409 {@code
+ *   <li>{@code POST /api/v1/plans/{id}/approve|execute|cancel} (no body) → 200 plan; 409 {@code
  *       {"error":"conflict","field":"state","reason"}}; execute honours {@code Idempotency-Key}
  *   <li>{@code GET /api/v1/audit?plan=&actor=&since=} → {@code {"items":[row...]}}
  * </ul>
  *
- * Without a started {@link RemediationService} on this Vert.x instance every route answers 503.
+ * Without a running {@link Remediation} (none given, or stopped) every route answers 503.
  */
 public final class RemediationRoutes {
-  private RemediationRoutes() {}
+  private final Remediation remediation;
 
-  /** Mounts the routes on {@code router}; the service is looked up per request. */
-  public static void mount(Router router, Vertx vertx) {
-    router.route("/api/v1/plans*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
+  /**
+   * @param remediationOrNull the service; null when remediation does not run (no database or no
+   *     Kubernetes client)
+   */
+  public RemediationRoutes(Remediation remediationOrNull) {
+    this.remediation = remediationOrNull;
+  }
+
+  /** Mounts the routes on {@code router}. */
+  public void mount(Router router) {
+    router.post("/api/v1/plans").handler(JsonBody.reader(JsonBody.DEFAULT_LIMIT_BYTES));
     router
         .post("/api/v1/plans")
         .handler(
-            ctx -> handle(ctx, vertx, 201, (s, c) -> s.create(c, body(ctx)).map(PlanRow::toJson)));
+            ctx ->
+                handle(
+                    ctx,
+                    201,
+                    (s, c) ->
+                        s.create(
+                                c,
+                                JsonBody.object(
+                                    ctx, "a plan {\"action\",\"subject\",\"params\",\"reason\"}"))
+                            .map(PlanRow::toJson)));
     router
         .get("/api/v1/plans")
         .handler(
             ctx ->
                 handle(
                     ctx,
-                    vertx,
                     200,
                     (s, c) ->
                         s.plans(c)
@@ -64,7 +79,6 @@ public final class RemediationRoutes {
             ctx ->
                 handle(
                     ctx,
-                    vertx,
                     200,
                     (s, c) ->
                         s.plan(c, id(ctx))
@@ -74,30 +88,26 @@ public final class RemediationRoutes {
                                         .map(a -> p.toJson().put("audit", audit(a))))));
     router
         .post("/api/v1/plans/:id/approve")
-        .handler(
-            ctx -> handle(ctx, vertx, 200, (s, c) -> s.approve(c, id(ctx)).map(PlanRow::toJson)));
+        .handler(ctx -> handle(ctx, 200, (s, c) -> s.approve(c, id(ctx)).map(PlanRow::toJson)));
     router
         .post("/api/v1/plans/:id/execute")
         .handler(
             ctx ->
                 handle(
                     ctx,
-                    vertx,
                     200,
                     (s, c) ->
                         s.execute(c, id(ctx), ctx.request().getHeader("Idempotency-Key"))
                             .map(PlanRow::toJson)));
     router
         .post("/api/v1/plans/:id/cancel")
-        .handler(
-            ctx -> handle(ctx, vertx, 200, (s, c) -> s.cancel(c, id(ctx)).map(PlanRow::toJson)));
+        .handler(ctx -> handle(ctx, 200, (s, c) -> s.cancel(c, id(ctx)).map(PlanRow::toJson)));
     router
         .get("/api/v1/audit")
         .handler(
             ctx ->
                 handle(
                     ctx,
-                    vertx,
                     200,
                     (s, c) ->
                         s.audit(
@@ -129,33 +139,19 @@ public final class RemediationRoutes {
     }
   }
 
-  private static JsonObject body(RoutingContext ctx) {
-    try {
-      JsonObject b = ctx.body().asJsonObject();
-      if (b == null) {
-        throw ApiException.badRequest(
-            "body", "expected a JSON object {\"action\",\"subject\",\"params\",\"reason\"}");
-      }
-      return b;
-    } catch (DecodeException | ClassCastException e) {
-      throw ApiException.badRequest("body", "not a JSON object");
-    }
-  }
-
   interface Op {
-    Future<JsonObject> apply(RemediationService s, Caller c);
+    Future<JsonObject> apply(PlanService s, Caller c);
   }
 
-  private static void handle(RoutingContext ctx, Vertx vertx, int status, Op op) {
-    RemediationService s = RemediationService.lookup(vertx);
+  private void handle(RoutingContext ctx, int status, Op op) {
     Future<JsonObject> f;
     try {
-      if (s == null) {
+      if (remediation == null || !remediation.running()) {
         throw ApiException.notReady(
             "remediation is not running (no database or no Kubernetes client)");
       }
-      Caller c = s.authenticate(ctx.request().getHeader("Authorization"));
-      f = op.apply(s, c);
+      Caller c = remediation.authenticator().authenticate(ctx.request().getHeader("Authorization"));
+      f = op.apply(remediation.plans(), c);
     } catch (ApiException e) {
       f = Future.failedFuture(e);
     }

@@ -29,8 +29,11 @@ import org.sandboxslo.store.SloStore;
 public final class SloJson {
   private SloJson() {}
 
-  public static JsonObject slo(
-      SloService.Registered r, SloStatus s, List<SloStore.StoredExclusion> exclusions) {
+  /** The JSON of one SLO (shape above). */
+  public static JsonObject slo(SloReport report) {
+    RegisteredSlo r = report.slo();
+    SloStatus s = report.status();
+    List<SloStore.StoredExclusion> exclusions = report.exclusions();
     SloDefinition d = r.definition();
     JsonObject sel = new JsonObject();
     if (d.namespace() != null) {
@@ -43,7 +46,7 @@ public final class SloJson {
         new JsonObject()
             .put("id", d.name())
             .put("name", d.name())
-            .put("origin", r.origin())
+            .put("origin", r.origin().wireName())
             .put("sli", d.sli().wireName())
             .put("selector", sel)
             .put("objective", d.objectivePercent())

@@ -45,9 +45,16 @@ class AlertmanagerHookTest {
   }
 
   static HttpResponse<Buffer> post(String body) throws Exception {
-    return client
-        .post(server.actualPort(), "127.0.0.1", "/hooks/alertmanager")
-        .sendBuffer(Buffer.buffer(body))
+    return post(body, "application/json");
+  }
+
+  /** Alertmanager sends {@code Content-Type: application/json}. */
+  static HttpResponse<Buffer> post(String body, String contentType) throws Exception {
+    var req = client.post(server.actualPort(), "127.0.0.1", "/hooks/alertmanager");
+    if (contentType != null) {
+      req.putHeader("Content-Type", contentType);
+    }
+    return req.sendBuffer(Buffer.buffer(body))
         .toCompletionStage()
         .toCompletableFuture()
         .get(10, TimeUnit.SECONDS);
@@ -94,7 +101,26 @@ class AlertmanagerHookTest {
   @Test
   void badPayloadsAre400WithTheFieldAndStoreNothing() throws Exception {
     assertField(post("{\"version\":\"3\",\"alerts\":[]}"), "version");
-    assertField(post("not json"), "body");
+    HttpResponse<Buffer> notJson = post("not json");
+    assertField(notJson, "body");
+    assertEquals(
+        "not valid JSON at line 1, column 4: Unrecognized token 'not': was expecting "
+            + "(JSON String, Number, Array, Object or token 'null', 'true' or 'false')",
+        notJson.bodyAsJsonObject().getString("reason"));
+    assertField(post("[]"), "body");
+    assertField(post(""), "body");
+    // the same valid payload under another media type is refused before it is read
+    String empty = "{\"version\":\"4\",\"alerts\":[]}";
+    HttpResponse<Buffer> text = post(empty, "text/plain");
+    assertEquals(415, text.statusCode(), text.bodyAsString());
+    assertEquals(
+        new JsonObject()
+            .put("error", "unsupported media type")
+            .put("field", "Content-Type")
+            .put("reason", "expected application/json, got 'text/plain'"),
+        text.bodyAsJsonObject());
+    assertEquals(415, post(empty, null).statusCode());
+    assertEquals(200, post(empty, "application/json; charset=utf-8").statusCode());
     assertField(post("{\"version\":\"4\",\"alerts\":{}}"), "alerts");
     assertField(
         post(

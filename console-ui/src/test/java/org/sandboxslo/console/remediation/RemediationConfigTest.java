@@ -86,9 +86,9 @@ class RemediationConfigTest {
             Map.of(
                 RemediationConfig.APPROVER_ROLES,
                 "DeleteExpiredClaims:admin,ShardPool:approver+admin"));
-    assertEquals(java.util.List.of("admin"), c.approversOf("DeleteExpiredClaims"));
-    assertEquals(java.util.List.of("approver", "admin"), c.approversOf("ShardPool"));
-    assertEquals(java.util.List.of("approver"), c.approversOf("PacedRecreate"));
+    assertEquals(java.util.List.of("admin"), c.approversOf(PlanAction.DELETE_EXPIRED_CLAIMS));
+    assertEquals(java.util.List.of("approver", "admin"), c.approversOf(PlanAction.SHARD_POOL));
+    assertEquals(java.util.List.of("approver"), c.approversOf(PlanAction.PACED_RECREATE));
     assertTrue(c.describe().contains("DeleteExpiredClaims:admin"), c.describe());
     assertEquals(
         "sloconsole.auth.approver-roles: expected Action:role+role with an action of PacedRecreate, "

@@ -54,19 +54,20 @@ class RemediationServiceTest {
   static volatile List<FindingState> findings = List.of();
   static final Caller ALICE = new Caller("alice", java.util.Set.of("operator", "approver"));
   static final Caller BOB = new Caller("bob", java.util.Set.of("approver:demo"));
-  RemediationService service;
+  Remediation service;
 
   static final RemediationFleet FLEET =
       new RemediationFleet() {
         @Override
-        public PoolState pool(ObjectRef ref) {
-          return switch (ref.toString()) {
-            case "demo/python-runtime-pool" ->
-                new PoolState(ref, "python-runtime", 8, "OnReplenish", List.of());
-            case "demo/node-runtime-pool" ->
-                new PoolState(ref, "node-runtime", 4, "OnReplenish", List.of());
-            default -> null;
-          };
+        public Future<PoolState> pool(ObjectRef ref) {
+          return Future.succeededFuture(
+              switch (ref.toString()) {
+                case "demo/python-runtime-pool" ->
+                    new PoolState(ref, "python-runtime", 8, "OnReplenish", List.of());
+                case "demo/node-runtime-pool" ->
+                    new PoolState(ref, "node-runtime", 4, "OnReplenish", List.of());
+                default -> null;
+              });
         }
 
         @Override
@@ -123,13 +124,13 @@ class RemediationServiceTest {
     return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 
-  RemediationService startService() throws Exception {
+  PlanService startService() throws Exception {
     RemediationConfig cfg = RemediationConfig.fromMap(Map.of(RemediationConfig.POLL, "100ms"));
     service =
         get(
-            RemediationService.start(
+            Remediation.start(
                 vertx, cfg, new RemediationStore(pool), client, FLEET, Clock.systemUTC()));
-    return service;
+    return service.plans();
   }
 
   static int replicas(String name) {
@@ -158,7 +159,7 @@ class RemediationServiceTest {
     RemediationStore store = new RemediationStore(pool);
     JsonObject dry =
         RemediationPlans.scalePool(
-            FLEET.pool(ObjectRef.parse("demo/python-runtime-pool")),
+            get(FLEET.pool(ObjectRef.parse("demo/python-runtime-pool"))),
             new JsonObject().put("replicas", 3));
     Instant t = Instant.parse("2026-11-29T08:00:00Z");
     // as a console that crashed after execute: state executing, no step done
@@ -195,7 +196,7 @@ class RemediationServiceTest {
 
   @Test
   void aCancelledPlanStopsBeforeItsNextStep() throws Exception {
-    RemediationService s = startService();
+    PlanService s = startService();
     PlanRow p =
         get(
             s.create(
@@ -239,7 +240,7 @@ class RemediationServiceTest {
 
   @Test
   void refillPacingIsALiveKnobOfControllerLite() throws Exception {
-    RemediationService s = startService();
+    PlanService s = startService();
     PlanRow p =
         get(
             s.create(
@@ -277,30 +278,32 @@ class RemediationServiceTest {
                 "ScalePool:admin"));
     service =
         get(
-            RemediationService.start(
+            Remediation.start(
                 vertx, cfg, new RemediationStore(pool), client, FLEET, Clock.systemUTC()));
     PlanRow p =
         get(
-            service.create(
-                ALICE,
-                new JsonObject()
-                    .put("action", "ScalePool")
-                    .put("subject", "demo/python-runtime-pool")
-                    .put("params", new JsonObject().put("replicas", 9))
-                    .put("reason", "peak hour")));
-    ApiException e = assertThrowsAsync(service.approve(BOB, p.id()));
+            service
+                .plans()
+                .create(
+                    ALICE,
+                    new JsonObject()
+                        .put("action", "ScalePool")
+                        .put("subject", "demo/python-runtime-pool")
+                        .put("params", new JsonObject().put("replicas", 9))
+                        .put("reason", "peak hour")));
+    ApiException e = assertThrowsAsync(service.plans().approve(BOB, p.id()));
     assertEquals(403, e.status());
     assertEquals(
         "user bob lacks role admin for namespace demo, which approving ScalePool requires",
         e.toJson().getString("reason"));
     assertEquals("planned", state(p.id()));
-    get(service.approve(new Caller("root", java.util.Set.of("admin")), p.id()));
+    get(service.plans().approve(new Caller("root", java.util.Set.of("admin")), p.id()));
     assertEquals("approved", state(p.id()));
   }
 
   @Test
   void refillPacingOfTheUpstreamControllerPatchesItsDeploymentArgs() throws Exception {
-    RemediationService s = startService();
+    PlanService s = startService();
     PlanRow missing =
         get(
             s.create(
@@ -448,7 +451,7 @@ class RemediationServiceTest {
                 "SandboxClaim team-c/claim-900"),
             List.of());
     findings = List.of(new FindingState(f, f.firstSeen(), null));
-    RemediationService s = startService();
+    PlanService s = startService();
     PlanRow p =
         get(
             s.create(

@@ -33,7 +33,9 @@ class ControllerViewLiveTest {
                   "5m",
                   "sloconsole.controller-view.tolerance",
                   "0.1"));
-      ControllerViewService view = new ControllerViewService(vertx, s, Clock.systemUTC());
+      ControllerViewVerticle view = new ControllerViewVerticle(s, Clock.systemUTC());
+      String deployment =
+          vertx.deployVerticle(view).toCompletionStage().toCompletableFuture().get();
       try {
         await().atMost(Duration.ofSeconds(60)).until(() -> view.scrapes().size() >= 2);
         Method created =
@@ -54,10 +56,10 @@ class ControllerViewLiveTest {
             .atMost(Duration.ofSeconds(60))
             .until(
                 () -> {
-                  ControllerViewService.View v = view.view("team-a", "tpl-py");
+                  ControllerViewVerticle.View v = view.view("team-a", "tpl-py");
                   return v != null && v.warmHitRatio() != null && v.warm() + v.cold() == 4;
                 });
-        ControllerViewService.View v = view.view("team-a", "tpl-py");
+        ControllerViewVerticle.View v = view.view("team-a", "tpl-py");
         assertEquals(0.75, v.warmHitRatio(), 1e-12);
         assertFalse(v.partial(), v.toString());
 
@@ -71,7 +73,7 @@ class ControllerViewLiveTest {
         assertEquals("warm_hit_ratio", d.getString("sli"));
         assertEquals(0.25, d.getDouble("difference"), 1e-12);
       } finally {
-        view.close();
+        vertx.undeploy(deployment).toCompletionStage().toCompletableFuture().get();
       }
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get();

@@ -46,6 +46,21 @@ class SloApiTest {
               .put("reason", OBJECTIVE_REASON),
           bad.bodyAsJsonObject());
 
+      // the same valid definition as text/plain is refused before it is read; a JSON array is 400
+      HttpResponse<Buffer> text =
+          h.post("/api/v1/slos", "text/plain", input("C12-slo-objective-95.json").encode());
+      assertEquals(415, text.statusCode());
+      assertEquals("Content-Type", text.bodyAsJsonObject().getString("field"));
+      HttpResponse<Buffer> array = h.post("/api/v1/slos", "application/json", "[]");
+      assertEquals(400, array.statusCode());
+      assertEquals(
+          new JsonObject()
+              .put("error", "bad request")
+              .put("field", "body")
+              .put("reason", "expected a JSON object (an SLO definition), got an array"),
+          array.bodyAsJsonObject());
+      assertEquals(0, h.get("/api/v1/slos").bodyAsJsonObject().getJsonArray("items").size());
+
       HttpResponse<Buffer> ok = h.post("/api/v1/slos", input("C12-slo-objective-95.json"));
       assertEquals(201, ok.statusCode(), ok.bodyAsString());
       assertEquals("/api/v1/slos/warm-hit-tpl-py", ok.getHeader("Location"));
@@ -156,12 +171,13 @@ class SloApiTest {
         new SloHarness(tmp.resolve("pg"), Map.of("sloconsole.slo.defaults", "false"))) {
       assertEquals(201, h.post("/api/v1/slos", def).statusCode());
       // 80 good + 20 bad two hours ago (a maintenance window), 100 good half an hour ago
-      h.loop.call(
-          e -> {
-            e.ledger("w").record(now.minus(Duration.ofHours(2)), 80, 100);
-            e.ledger("w").record(now.minus(Duration.ofMinutes(30)), 100, 100);
-            return null;
-          });
+      SloHarness.get(
+          h.loop.call(
+              e -> {
+                e.ledger("w").record(now.minus(Duration.ofHours(2)), 80, 100);
+                e.ledger("w").record(now.minus(Duration.ofMinutes(30)), 100, 100);
+                return null;
+              }));
       JsonObject before = h.get("/api/v1/slos/w").bodyAsJsonObject();
       assertEquals(180, before.getLong("good"));
       assertEquals(200, before.getLong("valid"));
@@ -198,7 +214,7 @@ class SloApiTest {
       assertEquals(400, badX.statusCode());
       assertEquals("from", badX.bodyAsJsonObject().getString("field"));
 
-      assertTrue(SloHarness.get(h.service().persist()) > 0);
+      assertTrue(SloHarness.get(h.slo.persistNow()) > 0);
     }
     try (SloHarness h =
         new SloHarness(tmp.resolve("pg"), Map.of("sloconsole.slo.defaults", "false"))) {
@@ -209,16 +225,17 @@ class SloApiTest {
       assertEquals(1, again.getJsonArray("exclusions").size());
       assertEquals("alice", again.getJsonArray("exclusions").getJsonObject(0).getString("author"));
       // without the exclusion the restored history would count the bad bucket again
-      assertEquals(1, (int) h.loop.call(e -> e.ledger("w").exclusions().size()));
+      assertEquals(1, (int) SloHarness.get(h.loop.call(e -> e.ledger("w").exclusions().size())));
       long validNoExclusions =
-          h.loop.call(
-              e -> {
-                long v = 0;
-                for (var b : e.ledger("w").buckets(null)) {
-                  v += b.resolution().equals("coarse") ? b.valid() : 0;
-                }
-                return v;
-              });
+          SloHarness.get(
+              h.loop.call(
+                  e -> {
+                    long v = 0;
+                    for (var b : e.ledger("w").buckets(null)) {
+                      v += b.resolution().equals("coarse") ? b.valid() : 0;
+                    }
+                    return v;
+                  }));
       assertEquals(200, validNoExclusions);
     }
   }

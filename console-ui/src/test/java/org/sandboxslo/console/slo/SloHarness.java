@@ -15,19 +15,20 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.ConsoleServer;
+import org.sandboxslo.console.ConsoleServices;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.engine.EngineConfig;
 import org.sandboxslo.engine.FleetEngine;
 import org.sandboxslo.store.Database;
 import org.sandboxslo.store.SloStore;
 
-/** Engine loop + embedded PostgreSQL + console server + SLO service on free ports, for tests. */
+/** Engine loop + embedded PostgreSQL + SLO subsystem + console server on free ports, for tests. */
 final class SloHarness implements AutoCloseable {
   final Vertx vertx = Vertx.vertx();
   final EngineLoop loop;
   final Database storage;
   final ConsoleServer server;
-  final AutoCloseable slo;
+  final SloSubsystem slo;
   final WebClient web;
 
   SloHarness(Path dataDir, Map<String, String> extra) throws Exception {
@@ -48,22 +49,24 @@ final class SloHarness implements AutoCloseable {
             Duration.ofMillis(100),
             Map::of);
     storage = get(Database.open(vertx, config.database()));
-    server =
-        get(ConsoleServer.start(vertx, config, loop, storage.store(), new PrometheusRegistry()));
-    SloService service =
+    slo =
         get(
-            SloService.start(
+            SloSubsystem.start(
                 vertx,
                 SloSettings.fromMap(m),
                 loop,
                 new SloStore(storage.pool()),
                 Clock.systemUTC()));
-    slo = () -> get(service.stop());
+    server =
+        get(
+            ConsoleServer.start(
+                vertx,
+                config,
+                loop,
+                storage.store(),
+                new PrometheusRegistry(),
+                ConsoleServices.of(slo, null)));
     web = WebClient.create(vertx);
-  }
-
-  SloService service() {
-    return SloService.attached(vertx);
   }
 
   HttpResponse<Buffer> get(String path) throws Exception {
@@ -77,6 +80,13 @@ final class SloHarness implements AutoCloseable {
             .sendBuffer(Buffer.buffer(body.encode())));
   }
 
+  HttpResponse<Buffer> post(String path, String contentType, String body) throws Exception {
+    return get(
+        web.post(server.httpPort(), "127.0.0.1", path)
+            .putHeader("Content-Type", contentType)
+            .sendBuffer(Buffer.buffer(body)));
+  }
+
   HttpResponse<Buffer> delete(String path) throws Exception {
     return get(web.delete(server.httpPort(), "127.0.0.1", path).send());
   }
@@ -88,8 +98,8 @@ final class SloHarness implements AutoCloseable {
   @Override
   public void close() throws Exception {
     web.close();
-    slo.close();
     server.close();
+    get(slo.stop());
     get(storage.close());
     loop.close();
     get(vertx.close());

@@ -169,8 +169,8 @@ class SloOfflineTest {
                     "cases",
                     "inputs",
                     "C14-counter-reset-restart.txt")));
-    ControllerViewService.View v =
-        ControllerViewService.compute(
+    ControllerViewVerticle.View v =
+        ControllerViewVerticle.compute(
             scrapes,
             "team-a",
             "tpl-py",
@@ -186,8 +186,8 @@ class SloOfflineTest {
     assertEquals(1, v.restarts());
     assertEquals(4, v.scrapes());
     // before the restart: complete, 40/42
-    ControllerViewService.View before =
-        ControllerViewService.compute(
+    ControllerViewVerticle.View before =
+        ControllerViewVerticle.compute(
             scrapes,
             "team-a",
             "tpl-py",
@@ -198,8 +198,8 @@ class SloOfflineTest {
     assertEquals(40.0 / 42.0, before.warmHitRatio(), 1e-12);
     assertFalse(before.partial());
     // a scrape gap (> 2 intervals between scrapes) is partial too
-    ControllerViewService.View gap =
-        ControllerViewService.compute(
+    ControllerViewVerticle.View gap =
+        ControllerViewVerticle.compute(
             List.of(scrapes.get(0), scrapes.get(1)),
             "team-a",
             "tpl-py",
@@ -209,7 +209,7 @@ class SloOfflineTest {
             false);
     assertTrue(gap.partial());
     assertNull(
-        ControllerViewService.compute(
+        ControllerViewVerticle.compute(
                 scrapes,
                 "team-b",
                 null,

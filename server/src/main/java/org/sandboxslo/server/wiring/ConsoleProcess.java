@@ -22,10 +22,12 @@ import org.sandboxslo.collector.IngestError;
 import org.sandboxslo.collector.SandboxCollector;
 import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.ConsoleServer;
+import org.sandboxslo.console.ConsoleServices;
 import org.sandboxslo.console.engine.EngineLoop;
+import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.console.remediation.RemediationConfig;
-import org.sandboxslo.console.remediation.RemediationService;
 import org.sandboxslo.console.slo.SloSettings;
+import org.sandboxslo.console.slo.SloSubsystem;
 import org.sandboxslo.engine.EngineConfig;
 import org.sandboxslo.engine.FleetEngine;
 import org.sandboxslo.engine.time.Durations;
@@ -57,7 +59,8 @@ public final class ConsoleProcess implements AutoCloseable {
   private Vertx vertx;
   private Database storage;
   private ConsoleServer console;
-  private RemediationService remediation;
+  private Remediation remediation;
+  private SloSubsystem slo;
   private final Map<String, String> settings;
 
   private ConsoleProcess(Map<String, String> settings) {
@@ -115,19 +118,26 @@ public final class ConsoleProcess implements AutoCloseable {
     closeables.push(() -> await(vertx.close()));
     storage = await(Database.open(vertx, c.console().database()));
     closeables.push(() -> await(storage.close()));
-    RemediationService rem =
-        RemediationWiring.start(vertx, settings, client, engine, local, storage);
+    Remediation rem = RemediationWiring.start(vertx, settings, client, engine, local, storage);
     closeables.push(() -> await(rem.stop()));
     remediation = rem;
+    SloSubsystem slos = SloWiring.start(vertx, settings, engine, storage, local);
+    closeables.push(() -> await(slos.stop()));
+    slo = slos;
     // JVM memory, GC, threads and class loading next to the console's own metrics (once per
     // registry)
     JvmMetrics.builder().register(PrometheusRegistry.defaultRegistry);
+    // the console mounts the services it was given; it is stopped first, before them
     console =
         await(
             ConsoleServer.start(
-                vertx, c.console(), engine, storage.store(), PrometheusRegistry.defaultRegistry));
+                vertx,
+                c.console(),
+                engine,
+                storage.store(),
+                PrometheusRegistry.defaultRegistry,
+                ConsoleServices.of(slos, rem)));
     closeables.push(() -> await(console.stop()));
-    closeables.push(SloWiring.start(vertx, settings, engine, storage, local));
   }
 
   private Map<String, Long> ingestErrors() {
@@ -183,8 +193,13 @@ public final class ConsoleProcess implements AutoCloseable {
   }
 
   /** The remediation service (plans, approvals, execution, audit). */
-  public RemediationService remediation() {
+  public Remediation remediation() {
     return remediation;
+  }
+
+  /** The SLO service (registry, budget history, controller view). */
+  public SloSubsystem slo() {
+    return slo;
   }
 
   public Database storage() {

@@ -1,30 +1,31 @@
 package org.sandboxslo.server.wiring;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.console.engine.FindingState;
+import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.console.remediation.RemediationConfig;
 import org.sandboxslo.console.remediation.RemediationFleet;
-import org.sandboxslo.console.remediation.RemediationService;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.remediation.PoolState;
 import org.sandboxslo.store.Database;
 import org.sandboxslo.store.RemediationStore;
 
 /**
- * Starts the {@link RemediationService} of the assembled service: its own connection pool on the
- * console database, the engine as {@link RemediationFleet}, controller-lite's refill knob (demo
- * only). In demo mode without {@code sloconsole.auth.tokens}, random tokens for user {@code admin}
- * (all roles) and {@code reviewer} (approver) are generated and printed once on standard output.
+ * Starts the {@link Remediation} of the assembled service: its own connection pool on the console
+ * database, the engine as {@link RemediationFleet}, controller-lite's refill knob (demo only). In
+ * demo mode without {@code sloconsole.auth.tokens}, random tokens for user {@code admin} (all
+ * roles) and {@code reviewer} (approver) are generated and printed once on standard output.
  */
 final class RemediationWiring {
   private RemediationWiring() {}
 
-  static RemediationService start(
+  static Remediation start(
       Vertx vertx,
       Map<String, String> settings,
       KubernetesClient client,
@@ -50,7 +51,7 @@ final class RemediationWiring {
     RemediationFleet fleet =
         new RemediationFleet() {
           @Override
-          public PoolState pool(ObjectRef ref) {
+          public Future<PoolState> pool(ObjectRef ref) {
             return engine.call(e -> e.poolState(ref));
           }
 
@@ -73,7 +74,7 @@ final class RemediationWiring {
           }
         };
     return ConsoleProcess.await(
-        RemediationService.start(
+        Remediation.start(
             vertx, cfg, new RemediationStore(storage.pool()), client, fleet, Clock.systemUTC()));
   }
 }

@@ -6,19 +6,19 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.sandboxslo.console.engine.EngineLoop;
-import org.sandboxslo.console.slo.ControllerViewService;
-import org.sandboxslo.console.slo.SloService;
 import org.sandboxslo.console.slo.SloSettings;
+import org.sandboxslo.console.slo.SloSubsystem;
 import org.sandboxslo.store.Database;
 import org.sandboxslo.store.SloStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts the SLO subsystem inside the assembled service: the SLO store on its own small pool, the
- * {@link SloService} (attached to {@code vertx} for the console routes), controller-lite's {@code
- * /metrics} in the demo ({@code sloconsole.controller-view.demo-port}, default a free port, on
- * 127.0.0.1) and the {@link ControllerViewService} when a controller URL is known.
+ * Starts the SLO subsystem inside the assembled service: the SLO store on the console's pool, the
+ * {@link SloSubsystem} (registry, history, their verticles; the console receives it by
+ * constructor), controller-lite's {@code /metrics} in the demo ({@code
+ * sloconsole.controller-view.demo-port}, default a free port, on 127.0.0.1) and the controller view
+ * when a controller URL is known.
  */
 public final class SloWiring {
   private static final Logger LOG = LoggerFactory.getLogger(SloWiring.class);
@@ -28,11 +28,12 @@ public final class SloWiring {
   /**
    * @param localOrNull the controller in this process (the demo: its metrics are served and scraped
    *     by default), null in watch mode
-   * @return closes everything started here (persisting the budget history once more first)
+   * @return the running subsystem; {@link SloSubsystem#stop()} persists the budget history once
+   *     more
    * @throws IllegalArgumentException for bad {@code sloconsole.slo.*}/{@code controller-view.*}
    *     keys
    */
-  public static AutoCloseable start(
+  public static SloSubsystem start(
       Vertx vertx,
       Map<String, String> settingsMap,
       EngineLoop engine,
@@ -47,16 +48,7 @@ public final class SloWiring {
       }
     }
     SloStore store = storage == null ? null : new SloStore(storage.pool());
-    Clock clock = Clock.systemUTC();
-    SloService service = await(SloService.start(vertx, settings, engine, store, clock));
-    if (settings.controllerUrl() != null) {
-      service.controllerView(new ControllerViewService(vertx, settings, clock));
-      LOG.info(
-          "controller view: scraping {} every {}",
-          settings.controllerUrl(),
-          settings.controllerInterval());
-    }
-    return () -> await(service.stop());
+    return await(SloSubsystem.start(vertx, settings, engine, store, Clock.systemUTC()));
   }
 
   static <T> T await(Future<T> f) {

@@ -59,7 +59,12 @@ class MainJobE2E {
         .until(() -> app.load().current() != null && app.load().current().summary().ready() >= 60);
     app.collector().relist();
     await().atMost(Duration.ofSeconds(60)).until(() -> app.collector().hasSynced());
-    duplicatesAfterRelist = app.engine().call(e -> e.duplicatesIgnored());
+    duplicatesAfterRelist =
+        app.engine()
+            .call(e -> e.duplicatesIgnored())
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, java.util.concurrent.TimeUnit.SECONDS);
     assertTrue(
         app.load().current().awaitDone(Duration.ofSeconds(120)), "load profile did not finish");
   }

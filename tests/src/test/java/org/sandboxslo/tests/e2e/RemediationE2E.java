@@ -46,9 +46,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.console.engine.FindingState;
+import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.console.remediation.RemediationConfig;
 import org.sandboxslo.console.remediation.RemediationFleet;
-import org.sandboxslo.console.remediation.RemediationService;
 import org.sandboxslo.demo.DemoApp;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.model.ObjectRef;
@@ -530,7 +530,7 @@ class RemediationE2E {
     assertEquals("executing", get(api("/api/v1/plans/" + id), CAROL).json().get("state").asText());
     // the console stops while the step is blocked; a new service on the same database resumes the
     // plan
-    RemediationService old = app.remediation();
+    Remediation old = app.remediation();
     get(old.stop());
     try (Connection c = DriverManager.getConnection(jdbc, "postgres", "");
         Statement st = c.createStatement()) {
@@ -546,7 +546,7 @@ class RemediationE2E {
     RemediationFleet fleet =
         new RemediationFleet() {
           @Override
-          public PoolState pool(ObjectRef ref) {
+          public Future<PoolState> pool(ObjectRef ref) {
             return app.engine().call(e -> e.poolState(ref));
           }
 
@@ -565,9 +565,9 @@ class RemediationE2E {
             app.controller().setMaxRefillRate(perSecond);
           }
         };
-    RemediationService resumed =
+    Remediation resumed =
         get(
-            RemediationService.start(
+            Remediation.start(
                 other,
                 RemediationConfig.fromMap(Map.of(RemediationConfig.POLL, "200ms")),
                 store,

@@ -1,6 +1,7 @@
 package org.sandboxslo.console.slo;
 
-import io.vertx.core.Vertx;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
@@ -29,10 +30,11 @@ import org.slf4j.LoggerFactory;
  * ({@code agent_sandbox_claim_creation_total}) and p95 claim-to-ready ({@code
  * agent_sandbox_claim_controller_startup_latency_ms}, ms → s) with {@link CounterIncrease} (resets
  * as in C14). A window is {@code partial} when it saw a restart or a scrape gap (two successful
- * scrapes more than 2 × interval + 1 s apart, or failed scrapes).
+ * scrapes more than 2 × interval + 1 s apart, or failed scrapes). The scraper runs as a verticle
+ * (its HTTP client and timer live on the verticle's context); the view is read from any thread.
  */
-public final class ControllerViewService implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(ControllerViewService.class);
+public final class ControllerViewVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(ControllerViewVerticle.class);
 
   /**
    * The view of one template.
@@ -58,29 +60,37 @@ public final class ControllerViewService implements AutoCloseable {
       Instant to,
       int scrapes) {}
 
-  private final Vertx vertx;
   private final String url;
   private final Duration interval;
   private final Duration window;
   private final double tolerance;
   private final Clock clock;
-  private final HttpClient http;
   private final List<Scrape> scrapes = new CopyOnWriteArrayList<>();
   private final List<Instant> failures = new CopyOnWriteArrayList<>();
-  private final long timer;
+  private HttpClient http;
+  private long timer = -1;
   private volatile String lastError;
 
-  /** Starts scraping {@code settings.controllerUrl()} (must be set). */
-  public ControllerViewService(Vertx vertx, SloSettings settings, Clock clock) {
-    this.vertx = Objects.requireNonNull(vertx, "vertx");
+  /**
+   * Scrapes {@code settings.controllerUrl()} (must be set) once deployed.
+   *
+   * @throws NullPointerException without a controller URL
+   */
+  public ControllerViewVerticle(SloSettings settings, Clock clock) {
     this.url = Objects.requireNonNull(settings.controllerUrl(), "controller-view url");
     this.interval = settings.controllerInterval();
     this.window = settings.controllerWindow();
     this.tolerance = settings.tolerance();
-    this.clock = clock;
-    this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(5000));
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Scrapes once at once, then every interval. */
+  @Override
+  public Future<?> start() {
+    http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(5000));
     scrapeOnce();
-    this.timer = vertx.setPeriodic(interval.toMillis(), id -> scrapeOnce());
+    timer = vertx.setPeriodic(interval.toMillis(), id -> scrapeOnce());
+    return Future.succeededFuture();
   }
 
   private void scrapeOnce() {
@@ -92,7 +102,7 @@ public final class ControllerViewService implements AutoCloseable {
             resp ->
                 resp.statusCode() == 200
                     ? resp.body()
-                    : io.vertx.core.Future.failedFuture("HTTP " + resp.statusCode()))
+                    : Future.failedFuture("HTTP " + resp.statusCode()))
         .onSuccess(
             body -> {
               try {
@@ -236,8 +246,8 @@ public final class ControllerViewService implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public Future<?> stop() {
     vertx.cancelTimer(timer);
-    http.close();
+    return http.close();
   }
 }

@@ -1,0 +1,109 @@
+package org.sandboxslo.console.remediation;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.sandboxslo.store.RemediationStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The assembled remediation service: {@link Authenticator} (bearer token → {@link Caller}), {@link
+ * PlanService} (the plan API) and the {@link PlanExecutor} verticle, sharing one audit writer and
+ * the bounded worker pool {@value #WORKER_POOL} for blocking fabric8 calls. {@link
+ * RemediationRoutes} receives this object by constructor; nothing is registered globally.
+ */
+public final class Remediation {
+  private static final Logger LOG = LoggerFactory.getLogger(Remediation.class);
+
+  /** Name of the worker pool for blocking Kubernetes calls. */
+  public static final String WORKER_POOL = "sloconsole-remediation";
+
+  private final Vertx vertx;
+  private final RemediationConfig config;
+  private final Authenticator authenticator;
+  private final PlanService plans;
+  private final String executorDeployment;
+  private final WorkerExecutor worker;
+  private final AtomicBoolean stopped = new AtomicBoolean();
+
+  private Remediation(
+      Vertx vertx,
+      RemediationConfig config,
+      Authenticator authenticator,
+      PlanService plans,
+      String executorDeployment,
+      WorkerExecutor worker) {
+    this.vertx = vertx;
+    this.config = config;
+    this.authenticator = authenticator;
+    this.plans = plans;
+    this.executorDeployment = executorDeployment;
+    this.worker = worker;
+  }
+
+  /**
+   * Assembles the parts and deploys the executor, which resumes every plan in state {@code
+   * executing}.
+   *
+   * @param client the cluster the plans change (blocking calls, only on the worker pool)
+   * @return the running service; a failed Future when the store cannot be read (nothing is left
+   *     running)
+   */
+  public static Future<Remediation> start(
+      Vertx vertx,
+      RemediationConfig config,
+      RemediationStore store,
+      KubernetesClient client,
+      RemediationFleet fleet,
+      Clock clock) {
+    Objects.requireNonNull(vertx, "vertx");
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(fleet, "fleet");
+    Objects.requireNonNull(clock, "clock");
+    LOG.info("remediation configuration:\n{}", config.describe());
+    WorkerExecutor worker = vertx.createSharedWorkerExecutor(WORKER_POOL, config.workers());
+    RemediationAudit audit = new RemediationAudit(store, clock);
+    PlanSteps steps = new PlanSteps(store, audit, new ClusterOps(client), fleet, worker);
+    PlanExecutor executor = new PlanExecutor(store, audit, steps, config.pollInterval());
+    PlanService plans = new PlanService(config, store, audit, fleet, executor);
+    Authenticator authenticator = new Authenticator(config.tokens());
+    return vertx
+        .deployVerticle(executor)
+        .map(id -> new Remediation(vertx, config, authenticator, plans, id, worker))
+        .recover(e -> worker.close().transform(x -> Future.failedFuture(e)));
+  }
+
+  /** Bearer token → caller. */
+  public Authenticator authenticator() {
+    return authenticator;
+  }
+
+  /** The plan API. */
+  public PlanService plans() {
+    return plans;
+  }
+
+  public RemediationConfig config() {
+    return config;
+  }
+
+  /** False once {@link #stop()} was called (the routes then answer 503). */
+  public boolean running() {
+    return !stopped.get();
+  }
+
+  /** Undeploys the executor (a step in flight completes) and closes the worker pool. Idempotent. */
+  public Future<Void> stop() {
+    if (!stopped.compareAndSet(false, true)) {
+      return Future.succeededFuture();
+    }
+    return vertx.undeploy(executorDeployment).eventually(worker::close);
+  }
+}

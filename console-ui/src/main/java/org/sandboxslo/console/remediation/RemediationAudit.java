@@ -1,0 +1,62 @@
+package org.sandboxslo.console.remediation;
+
+import io.vertx.core.Future;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.store.AuditEntry;
+import org.sandboxslo.store.PlanRow;
+import org.sandboxslo.store.RemediationStore;
+
+/**
+ * Writes rows of the append-only {@code remediation_audit} table, stamped with the console clock.
+ * Shared by the plan API ({@link PlanService}) and the executor ({@link PlanSteps}).
+ */
+final class RemediationAudit {
+  /** The actor of rows written by the executor. */
+  static final String EXECUTOR = "executor";
+
+  private final RemediationStore store;
+  private final Clock clock;
+
+  RemediationAudit(RemediationStore store, Clock clock) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  Instant now() {
+    return clock.instant();
+  }
+
+  /**
+   * Appends one row.
+   *
+   * @param step the step number, or null for a plan-level row
+   * @param object the object changed ({@code Kind ns/name}), or null
+   * @return the row's sequence number; fails when the row cannot be written
+   */
+  Future<Long> append(
+      String actor,
+      String what,
+      String planId,
+      Integer step,
+      String object,
+      String why,
+      String result) {
+    return store.append(new AuditEntry(0, now(), actor, what, planId, step, object, why, result));
+  }
+
+  /** Audits a refused request ({@code refused: <status> <message>}) and fails with {@code e}. */
+  <T> Future<T> refuse(Caller c, String what, PlanRow p, ApiException e) {
+    return append(
+            c.user(),
+            what,
+            p.id(),
+            null,
+            null,
+            p.reason(),
+            "refused: " + e.status() + " " + e.getMessage())
+        .transform(x -> Future.failedFuture(e));
+  }
+}
