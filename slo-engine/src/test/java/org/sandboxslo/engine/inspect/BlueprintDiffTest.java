@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class BlueprintDiffTest {
@@ -15,9 +16,9 @@ class BlueprintDiffTest {
               "containers",
               List.of(
                   Map.of("name", "main", "image", "py:3.11"),
-                  Map.of("name", "side", "image", "envoy:1")),
+                  new TreeMap<>(Map.of("name", "side", "image", "envoy:1"))),
               "nodeSelector",
-              Map.of("pool", "gpu")),
+              new TreeMap<>(Map.of("pool", "gpu"))),
           "service",
           true);
   static final Map<String, Object> B =
