@@ -151,11 +151,22 @@ public final class ConsoleVerticle extends VerticleBase {
                         vertx, SnapshotJson.item(find(ctx, Scope.TEMPLATE)))));
     r.get("/api/v1/pools/:ns/:name")
         .handler(ctx -> ok(ctx, SnapshotJson.item(find(ctx, Scope.POOL))));
+    org.sandboxslo.console.api.HistoryRoutes.mount(
+        r, sources, store, config.snapshotInterval(), clock);
     r.get("/api/v1/templates/:ns/:name/history").handler(ctx -> history(ctx, Scope.TEMPLATE));
     r.get("/api/v1/pools/:ns/:name/history").handler(ctx -> history(ctx, Scope.POOL));
     r.get("/api/v1/status").handler(this::status);
     r.get("/api/v1/findings").handler(this::findings);
-    new org.sandboxslo.console.hooks.AlertmanagerHook().mount(r);
+    new org.sandboxslo.console.hooks.AlertmanagerHook(
+            org.sandboxslo.console.api.IncidentRoutes.persister(store))
+        .mount(r);
+    org.sandboxslo.console.api.PoolRoutes.mount(r, vertx, sources, clock);
+    org.sandboxslo.console.api.ClaimRoutes.mount(r, vertx, sources);
+    org.sandboxslo.console.api.FindingRoutes.mount(r, sources);
+    org.sandboxslo.console.api.IncidentRoutes.mount(r, vertx, sources, store, clock);
+    org.sandboxslo.console.api.WhoamiRoutes.mount(r, vertx);
+    org.sandboxslo.console.api.BudgetRoutes.mount(r, vertx, store, clock);
+    org.sandboxslo.console.api.PageRoutes.mount(r);
     r.get("/api/v1/stream").handler(this::stream);
     r.get("/api/v1/openapi.yaml")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(OPENAPI));
@@ -327,7 +338,7 @@ public final class ConsoleVerticle extends VerticleBase {
   }
 
   /** RFC 3339 ({@code 2026-11-29T08:00:00Z}) or unix seconds ({@code 1795939200}, {@code 1.5}). */
-  static Instant time(String field, String value, Instant dflt) {
+  public static Instant time(String field, String value, Instant dflt) {
     if (value == null || value.isEmpty()) {
       return dflt;
     }

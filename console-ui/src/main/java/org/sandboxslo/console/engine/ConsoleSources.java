@@ -47,4 +47,15 @@ public interface ConsoleSources {
   default Map<String, long[]> claimHygiene() {
     return Map.of();
   }
+
+  /**
+   * Runs {@code f} on the engine's thread and returns its result, blocking up to 10 s: reads the
+   * published snapshot does not carry (pool members, claims). Call it on a worker thread, never on
+   * an event loop. {@link EngineLoop} implements it.
+   *
+   * @throws IllegalStateException when there is no engine to ask or it does not answer in time
+   */
+  default <T> T call(java.util.function.Function<org.sandboxslo.engine.FleetEngine, T> f) {
+    throw new IllegalStateException("this console has no engine to ask");
+  }
 }
