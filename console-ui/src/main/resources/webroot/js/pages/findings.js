@@ -48,7 +48,7 @@ export function renderOne(root, [id], query, app) {
       kv([['opened', time(f.openedAt)], ['first seen', time(f.firstSeen)], ['last seen', time(f.lastSeen)], ['closed', f.closedAt ? time(f.closedAt) : 'still open']]),
       h('section', null, h('h2', null, 'Evidence'), table([
         { key: 'name', label: 'Evidence', render: (e) => e.name },
-        { key: 'value', label: 'Value', cls: 'num', render: (e) => h('strong', null, e.value) },
+        { key: 'value', label: 'Value', render: (e) => h('strong', null, e.value) },
         { key: 'arith', label: 'Arithmetic', render: (e) => e.arithmetic ? h('code', null, e.arithmetic) : '' },
       ], f.evidence, { cls: 'evidence', empty: 'No evidence recorded.' })),
       h('section', null, h('h2', null, 'Objects involved'), f.objects.length ? h('ul', { class: 'objects' }, f.objects.map((o) => h('li', null, objectLink(o)))) : h('p', { class: 'muted' }, 'none')),

@@ -1,7 +1,5 @@
 package org.sandboxslo.tests.e2e;
 
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -85,7 +83,7 @@ final class Browser implements AutoCloseable {
 
   /** Waits (up to {@code seconds}) until an element matching {@code css} exists and is shown. */
   WebElement await(String css, int seconds) {
-    await()
+    org.awaitility.Awaitility.await()
         .atMost(Duration.ofSeconds(seconds))
         .ignoreExceptions()
         .until(() -> find(css).isDisplayed());

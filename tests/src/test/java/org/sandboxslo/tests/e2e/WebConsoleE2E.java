@@ -301,7 +301,7 @@ class WebConsoleE2E {
   @Order(2)
   void everyConsoleUrlShapeInAlertsOpensItsSubject() throws IOException {
     Path alerts = Path.of("..", "alerts");
-    Pattern url = Pattern.compile("console_url:\\s*[\"']?(https?://[^/\"'\\s]+)?([^\"'\\s]+)");
+    Pattern url = Pattern.compile("console_url:\\s*[\"']?(?:https?://[^/\"'\\s]+)?(/[^\"'\\n]*)");
     Set<String> shapes = new LinkedHashSet<>();
     try (Stream<Path> files = Files.walk(alerts)) {
       for (Path f :
@@ -310,7 +310,7 @@ class WebConsoleE2E {
               .toList()) {
         Matcher m = url.matcher(Files.readString(f));
         while (m.find()) {
-          shapes.add(m.group(2));
+          shapes.add(m.group(1).trim());
         }
       }
     }
