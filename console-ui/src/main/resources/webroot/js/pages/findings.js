@@ -13,7 +13,7 @@ export function renderList(root, params, query, app) {
   const box = h('div', { id: 'findings-table' }, h('p', { class: 'muted' }, 'Loading…'));
   const filt = [query.get('kind') && 'kind ' + query.get('kind'), query.get('subject') && 'subject ' + query.get('subject')].filter(Boolean);
   root.append(h('div', { class: 'page-head' }, h('h1', null, 'Findings'), tabs),
-    filt.length ? h('p', { id: 'findings-filter' }, 'Showing ', filt.join(', '), ' · ', h('a', { href: '/findings', 'data-nav': '' }, 'all findings')) : null, box);
+    filt.length ? h('p', { id: 'findings-filter' }, 'Showing ', filt.join(', '), ' · ', h('a', { href: '/findings', 'data-nav': '' }, 'all findings')) : '', box);
   async function load() {
     const q = new URLSearchParams({ state });
     if (query.get('kind')) q.set('kind', query.get('kind'));

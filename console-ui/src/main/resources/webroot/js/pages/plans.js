@@ -204,8 +204,8 @@ export function renderOne(root, [id], query, app) {
         btn('Approve', approveWhy, () => act('approve'), 'plan-approve'),
         btn('Execute…', execWhy, () => { confirming = true; render(); }, 'plan-execute'),
         btn('Cancel plan', cancelWhy, () => act('cancel'), 'plan-cancel')),
-      message ? h('p', { role: 'status', id: 'plan-message' }, message) : null,
-      confirming ? confirmPanel(p, del) : null,
+      message ? h('p', { role: 'status', id: 'plan-message' }, message) : '',
+      confirming ? confirmPanel(p, del) : '',
       h('section', null, h('h2', null, 'Progress'), progressView(p, steps, done, progress)),
       h('section', null, h('h2', null, 'Dry run: what changes'), table([
         { key: 'n', label: '#', cls: 'num', render: (s) => String(s.n) },

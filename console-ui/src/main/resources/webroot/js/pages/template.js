@@ -156,7 +156,7 @@ export function render(root, [ns, name], query, app) {
         ['claim-to-ready p95', secs(console_ && console_.claimToReadySeconds.all && console_.claimToReadySeconds.all.p95), secs(cv.p95Seconds)],
         ['warm / cold launches', console_ ? `${console_.warmLaunches} / ${console_.coldLaunches}` : NO_DATA, `${cv.warmLaunches ?? NO_DATA} / ${cv.coldLaunches ?? NO_DATA}`],
       ], { cls: 'compact' }),
-      cv.partial ? h('p', { class: 'muted' }, `Controller data partial: ${cv.restarts} restart(s), ${cv.scrapes} scrapes${cv.lastError ? ', last error ' + cv.lastError : ''}.`) : null);
+      cv.partial ? h('p', { class: 'muted' }, `Controller data partial: ${cv.restarts} restart(s), ${cv.scrapes} scrapes${cv.lastError ? ', last error ' + cv.lastError : ''}.`) : '');
   }
 
   loadItem().catch((e) => {
