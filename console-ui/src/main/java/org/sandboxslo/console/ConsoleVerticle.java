@@ -80,7 +80,9 @@ public final class ConsoleVerticle extends VerticleBase {
   private final Clock clock;
   private final SloRoutes slos;
   private final RemediationRoutes remediation;
-  private final AlertmanagerHook alertmanager = new AlertmanagerHook();
+  private final AlertmanagerHook alertmanager;
+  private final org.sandboxslo.console.remediation.Remediation remediationService;
+  private final org.sandboxslo.console.slo.SloRegistry sloRegistry;
   private volatile HttpServer server;
 
   /**
@@ -123,6 +125,10 @@ public final class ConsoleVerticle extends VerticleBase {
     Objects.requireNonNull(services, "services");
     this.slos = new SloRoutes(services.slos(), services.controllerView());
     this.remediation = new RemediationRoutes(services.remediation());
+    this.remediationService = services.remediation();
+    this.sloRegistry = services.slos();
+    this.alertmanager =
+        new AlertmanagerHook(org.sandboxslo.console.api.IncidentRoutes.persister(storeOrNull));
   }
 
   @Override
@@ -162,11 +168,20 @@ public final class ConsoleVerticle extends VerticleBase {
             ctx -> ok(ctx, slos.withControllerView(SnapshotJson.item(find(ctx, Scope.TEMPLATE)))));
     r.get("/api/v1/pools/:ns/:name")
         .handler(ctx -> ok(ctx, SnapshotJson.item(find(ctx, Scope.POOL))));
+    org.sandboxslo.console.api.HistoryRoutes.mount(
+        r, sources, store, config.snapshotInterval(), clock);
     r.get("/api/v1/templates/:ns/:name/history").handler(ctx -> history(ctx, Scope.TEMPLATE));
     r.get("/api/v1/pools/:ns/:name/history").handler(ctx -> history(ctx, Scope.POOL));
     r.get("/api/v1/status").handler(this::status);
     r.get("/api/v1/findings").handler(this::findings);
     alertmanager.mount(r);
+    org.sandboxslo.console.api.PoolRoutes.mount(r, vertx, sources, clock);
+    org.sandboxslo.console.api.ClaimRoutes.mount(r, vertx, sources);
+    org.sandboxslo.console.api.FindingRoutes.mount(r, sources);
+    org.sandboxslo.console.api.IncidentRoutes.mount(r, sloRegistry, sources, store, clock);
+    org.sandboxslo.console.api.WhoamiRoutes.mount(r, remediationService);
+    org.sandboxslo.console.api.BudgetRoutes.mount(r, sloRegistry, store, clock);
+    org.sandboxslo.console.api.PageRoutes.mount(r);
     r.get("/api/v1/stream").handler(this::stream);
     r.get("/api/v1/openapi.yaml")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(OPENAPI));
@@ -338,7 +353,7 @@ public final class ConsoleVerticle extends VerticleBase {
   }
 
   /** RFC 3339 ({@code 2026-11-29T08:00:00Z}) or unix seconds ({@code 1795939200}, {@code 1.5}). */
-  static Instant time(String field, String value, Instant dflt) {
+  public static Instant time(String field, String value, Instant dflt) {
     if (value == null || value.isEmpty()) {
       return dflt;
     }

@@ -243,11 +243,12 @@ public final class SnapshotJson {
   }
 
   /**
-   * A tracked finding: {@link #finding} plus {@code state} (open|closed), {@code openedAt}, {@code
-   * closedAt}.
+   * A tracked finding: {@link #finding} plus {@code id} (stable per kind and subject), {@code
+   * state} (open|closed), {@code openedAt}, {@code closedAt}.
    */
   public static JsonObject finding(FindingState s) {
     return finding(s.finding())
+        .put("id", org.sandboxslo.console.api.FindingRoutes.id(s.finding()))
         .put("state", s.open() ? "open" : "closed")
         .put("openedAt", s.firstSeen().toString())
         .put("closedAt", s.closedAt() == null ? null : s.closedAt().toString());

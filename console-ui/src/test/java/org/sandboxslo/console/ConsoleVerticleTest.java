@@ -342,7 +342,7 @@ class ConsoleVerticleTest {
 
   @Test
   void openApiAndWebPageAreServed(VertxTestContext tc) {
-    Future.all(get("/api/v1/openapi.yaml"), get("/"), get("/app.js"))
+    Future.all(get("/api/v1/openapi.yaml"), get("/"), get("/js/app.js"))
         .onComplete(
             tc.succeeding(
                 all ->
@@ -365,6 +365,13 @@ class ConsoleVerticleTest {
                                 "/api/v1/status:",
                                 "/api/v1/stream:",
                                 "/api/v1/openapi.yaml:",
+                                "/api/v1/pools/{namespace}/{name}/members:",
+                                "/api/v1/claims:",
+                                "/api/v1/findings/{id}:",
+                                "/api/v1/incidents:",
+                                "/api/v1/whoami:",
+                                "/api/v1/runbooks/{name}:",
+                                "/api/v1/slos/{id}/budget:",
                                 "/healthz:",
                                 "/readyz:",
                                 "/metrics:"
@@ -377,7 +384,7 @@ class ConsoleVerticleTest {
                           HttpResponse<Buffer> page = all.resultAt(1);
                           assertEquals(200, page.statusCode());
                           assertTrue(page.getHeader("Content-Type").startsWith("text/html"));
-                          assertTrue(page.bodyAsString().contains("<table id=\"templates\">"));
+                          assertTrue(page.bodyAsString().contains("<main id=\"view\""));
                           assertEquals(200, ((HttpResponse<Buffer>) all.resultAt(2)).statusCode());
                           tc.completeNow();
                         })));

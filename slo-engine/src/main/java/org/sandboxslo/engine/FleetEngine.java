@@ -684,6 +684,190 @@ public final class FleetEngine {
         pool, p.templateName(), p.replicas(), p.updateStrategy(), members);
   }
 
+  // ---- read accessors for the web console (pool page, claims page)
+
+  private static final Set<String> REJECTED_REASONS =
+      Set.of(
+          "EnvVarsInjectionRejected",
+          "InvalidMetadata",
+          "VolumeClaimTemplatesError",
+          "TemplateNotFound",
+          "WarmPoolNotFound");
+
+  /**
+   * The pool page's view of a pool: every member (controller ownerReference → this pool object, not
+   * deleting) and every Sandbox adopted from it by a claim, each with one {@link
+   * org.sandboxslo.engine.inspect.MemberState}, its age inputs, the template generation it was
+   * built from and, for stale members, the blueprint fields that differ ({@link
+   * org.sandboxslo.engine.inspect.BlueprintDiff}, at most 20).
+   *
+   * @return the detail, or null when the pool is not known
+   */
+  public org.sandboxslo.engine.inspect.PoolDetail poolDetail(ObjectRef pool) {
+    PoolView p = pools.get(pool);
+    if (p == null) {
+      return null;
+    }
+    TemplateView t = templates.get(new ObjectRef(pool.namespace(), p.templateName()));
+    TemplateChange change = t == null ? null : templateChanges.get(t.ref());
+    List<org.sandboxslo.engine.inspect.MemberDetail> out = new ArrayList<>();
+    for (SandboxView s : new TreeMap<>(sandboxes).values()) {
+      if (!s.ref().namespace().equals(pool.namespace()) || s.deleting() || s.owner() == null) {
+        continue;
+      }
+      String claim = null;
+      if (s.ownedByPool(pool.name())) {
+        if (p.uid() != null && s.owner().uid() != null && !p.uid().equals(s.owner().uid())) {
+          continue; // owned by an earlier pool object of the same name
+        }
+      } else if ("SandboxClaim".equals(s.owner().kind())) {
+        ClaimView c = claims.get(new ObjectRef(pool.namespace(), s.owner().name()));
+        if (c == null || !pool.name().equals(c.warmPoolName())) {
+          continue;
+        }
+        claim = c.ref().name();
+      } else {
+        continue;
+      }
+      out.add(memberDetail(s, t, change, claim));
+    }
+    return new org.sandboxslo.engine.inspect.PoolDetail(
+        pool,
+        p.templateName(),
+        t != null,
+        t == null ? null : t.generation(),
+        t == null ? List.of() : t.images(),
+        p.replicas(),
+        p.updateStrategy(),
+        out);
+  }
+
+  private org.sandboxslo.engine.inspect.MemberDetail memberDetail(
+      SandboxView s, TemplateView t, TemplateChange change, String claim) {
+    boolean stale = isStale(s, t);
+    boolean unschedulable =
+        s.podScheduled() != null
+            && s.podScheduled().isFalse()
+            && "Unschedulable".equals(s.podScheduled().reason());
+    org.sandboxslo.engine.inspect.MemberState state;
+    String reason = s.ready() == null ? null : s.ready().reason();
+    if (claim != null) {
+      state = org.sandboxslo.engine.inspect.MemberState.CLAIMED;
+    } else if (unschedulable) {
+      state = org.sandboxslo.engine.inspect.MemberState.UNSCHEDULABLE;
+      reason = s.podScheduled().reason();
+    } else if (stale) {
+      state = org.sandboxslo.engine.inspect.MemberState.STALE;
+    } else if (s.isReady()) {
+      state = org.sandboxslo.engine.inspect.MemberState.READY;
+    } else {
+      state = org.sandboxslo.engine.inspect.MemberState.PENDING;
+    }
+    Long generation = t == null || stale ? null : t.generation();
+    Long olderThan = null;
+    if (stale) {
+      olderThan =
+          change != null && change.oldDigest().equals(s.blueprintDigest())
+              ? change.generation()
+              : t.generation();
+    }
+    return new org.sandboxslo.engine.inspect.MemberDetail(
+        s.ref().name(),
+        s.uid(),
+        state,
+        s.isReady(),
+        stale,
+        claim,
+        s.createdAt(),
+        s.isReady() ? s.ready().lastTransitionTime() : null,
+        reason,
+        generation,
+        olderThan,
+        s.images(),
+        stale
+            ? org.sandboxslo.engine.inspect.BlueprintDiff.between(s.blueprint(), t.blueprint(), 20)
+            : List.of());
+  }
+
+  /**
+   * The claims page's view of every SandboxClaim the engine holds now (deleted claims are not
+   * kept), newest first: launch type as counted for the SLIs (the assigned Sandbox's launch-type
+   * label, else upstream's naming rule), claim-to-ready, the cold-start cause and the outcome.
+   */
+  public List<org.sandboxslo.engine.inspect.ClaimDetail> claimDetails() {
+    List<org.sandboxslo.engine.inspect.ClaimDetail> out = new ArrayList<>();
+    for (ClaimView c : claims.values()) {
+      String ns = c.ref().namespace();
+      SandboxView sb =
+          c.sandboxName() == null ? null : sandboxes.get(new ObjectRef(ns, c.sandboxName()));
+      String template = sb != null ? sb.templateName() : null;
+      if (template == null && c.warmPoolName() != null) {
+        PoolView p = pools.get(new ObjectRef(ns, c.warmPoolName()));
+        template = p == null ? null : p.templateName();
+      }
+      Instant readyAt = c.readyAt();
+      String launch = null;
+      org.sandboxslo.engine.inspect.ColdStartCause cause = null;
+      if (readyAt != null) {
+        boolean warm;
+        if (sb != null && sb.launchType() != null) {
+          warm = Labels.LAUNCH_WARM.equals(sb.launchType());
+        } else if (c.setsEnv() || c.setsVolumeClaimTemplates()) {
+          warm = false;
+        } else {
+          warm = c.sandboxName() != null && !c.sandboxName().equals(c.ref().name());
+        }
+        launch = warm ? "warm" : "cold";
+        if (!warm) {
+          cause =
+              c.setsEnv()
+                  ? org.sandboxslo.engine.inspect.ColdStartCause.SPEC_ENV
+                  : c.setsVolumeClaimTemplates()
+                      ? org.sandboxslo.engine.inspect.ColdStartCause.SPEC_VOLUME_CLAIM_TEMPLATES
+                      : org.sandboxslo.engine.inspect.ColdStartCause.NO_WARM_MEMBER;
+        }
+      }
+      String reason = c.ready() == null ? null : c.ready().reason();
+      org.sandboxslo.engine.inspect.ClaimOutcome outcome;
+      if (readyAt != null) {
+        outcome = org.sandboxslo.engine.inspect.ClaimOutcome.READY;
+      } else if (c.ready() != null && c.ready().isFalse() && REJECTED_REASONS.contains(reason)) {
+        outcome = org.sandboxslo.engine.inspect.ClaimOutcome.REJECTED;
+      } else if ("ClaimExpired".equals(reason) || "SandboxExpired".equals(reason)) {
+        outcome = org.sandboxslo.engine.inspect.ClaimOutcome.EXPIRED_UNSERVED;
+      } else {
+        outcome = org.sandboxslo.engine.inspect.ClaimOutcome.PENDING;
+      }
+      Instant seen = c.firstSeen();
+      Duration latency = seen == null || readyAt == null ? null : Duration.between(seen, readyAt);
+      out.add(
+          new org.sandboxslo.engine.inspect.ClaimDetail(
+              c.ref(),
+              c.uid(),
+              c.createdAt(),
+              seen,
+              readyAt,
+              c.warmPoolName(),
+              template,
+              c.createdBy(),
+              c.sandboxName(),
+              launch,
+              latency == null || latency.isNegative()
+                  ? latency == null ? null : Duration.ZERO
+                  : latency,
+              cause,
+              outcome,
+              reason));
+    }
+    out.sort(
+        java.util.Comparator.comparing(
+                (org.sandboxslo.engine.inspect.ClaimDetail d) ->
+                    d.firstSeen() == null ? Instant.EPOCH : d.firstSeen())
+            .reversed()
+            .thenComparing(d -> d.claim().toString()));
+    return out;
+  }
+
   /**
    * Claim hygiene per namespace (C09): {@code [retained expired, finished without lifecycle]}.
    * Retained expired = Ready=False/ClaimExpired; finished without lifecycle = Finished=True for at

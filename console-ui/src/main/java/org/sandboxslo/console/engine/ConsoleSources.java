@@ -47,4 +47,15 @@ public interface ConsoleSources {
   default Map<String, long[]> claimHygiene() {
     return Map.of();
   }
+
+  /**
+   * Runs {@code f} on the engine's thread; the result arrives on the caller's context: reads the
+   * published snapshot does not carry (pool members, claims). {@link EngineLoop} implements it.
+   *
+   * @return fails when there is no engine to ask or it does not answer in time
+   */
+  default <T> io.vertx.core.Future<T> call(
+      java.util.function.Function<org.sandboxslo.engine.FleetEngine, T> f) {
+    return io.vertx.core.Future.failedFuture("this console has no engine to ask");
+  }
 }

@@ -43,6 +43,26 @@ public final class AlertmanagerHook {
 
   private final Map<String, Alert> alerts = new LinkedHashMap<>();
 
+  /** Persists each received payload's alerts before the 200 (a failure answers 500); or null. */
+  private final java.util.function.Function<
+          List<org.sandboxslo.store.IncidentRow>, io.vertx.core.Future<?>>
+      persist;
+
+  /** Keeps alerts in memory only. */
+  public AlertmanagerHook() {
+    this(null);
+  }
+
+  /**
+   * @param persistOrNull called with every accepted payload's alerts as incident rows; the webhook
+   *     answers 200 once its Future succeeds and 500 when it fails, so Alertmanager retries
+   */
+  public AlertmanagerHook(
+      java.util.function.Function<List<org.sandboxslo.store.IncidentRow>, io.vertx.core.Future<?>>
+          persistOrNull) {
+    this.persist = persistOrNull;
+  }
+
   /** Mounts the webhook and the alerts list on {@code router}. */
   public void mount(Router router) {
     router
@@ -96,15 +116,37 @@ public final class AlertmanagerHook {
       String oldest = alerts.keySet().iterator().next();
       alerts.remove(oldest);
     }
-    ctx.response()
-        .setStatusCode(200)
-        .putHeader("Content-Type", "application/json")
-        .end(
-            new JsonObject()
-                .put("received", parsed.size())
-                .put("new", created)
-                .put("truncatedAlerts", body.getValue("truncatedAlerts"))
-                .encode());
+    JsonObject answer =
+        new JsonObject()
+            .put("received", parsed.size())
+            .put("new", created)
+            .put("truncatedAlerts", body.getValue("truncatedAlerts"));
+    io.vertx.core.Future<?> stored =
+        persist == null
+            ? io.vertx.core.Future.succeededFuture()
+            : persist.apply(
+                parsed.stream()
+                    .map(
+                        a ->
+                            org.sandboxslo.store.IncidentRow.of(
+                                a.fingerprint(),
+                                a.status(),
+                                a.labels(),
+                                a.annotations(),
+                                a.startsAt(),
+                                a.endsAt(),
+                                a.generatorUrl(),
+                                a.receiver(),
+                                a.receivedAt()))
+                    .toList());
+    stored
+        .onSuccess(
+            x ->
+                ctx.response()
+                    .setStatusCode(200)
+                    .putHeader("Content-Type", "application/json")
+                    .end(answer.encode()))
+        .onFailure(ctx::fail);
   }
 
   private static Alert parse(Object v, String field, String receiver, Instant now) {
