@@ -76,7 +76,7 @@ class PodCollectorTest {
             events::add,
             Clock.fixed(Instant.parse("2026-09-01T10:00:00Z"), ZoneOffset.UTC));
     collector.start();
-    await().atMost(Duration.ofSeconds(30)).until(() -> !events.isEmpty() && collector.hasSynced());
+    await().atMost(Duration.ofSeconds(60)).until(() -> !events.isEmpty() && collector.hasSynced());
     FleetEvent.PodUpserted up = (FleetEvent.PodUpserted) events.get(0);
     assertEquals("sbx-1", up.pod().ref().name());
     assertEquals("golden-1", up.pod().snapshot());
