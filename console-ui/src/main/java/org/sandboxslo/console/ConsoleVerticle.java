@@ -17,18 +17,15 @@ import io.vertx.ext.web.handler.StaticHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Json;
+import org.sandboxslo.console.api.SnapshotJson;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.console.hooks.AlertmanagerHook;
@@ -69,7 +66,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConsoleVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(ConsoleVerticle.class);
-  private static final Pattern UNIX_SECONDS = Pattern.compile("\\d{1,12}(\\.\\d{1,9})?");
   private static final Duration DEFAULT_HISTORY = Duration.ofHours(1);
   private static final Buffer OPENAPI = resource("openapi.yaml");
 
@@ -128,7 +124,7 @@ public final class ConsoleVerticle extends VerticleBase {
     this.remediationService = services.remediation();
     this.sloRegistry = services.slos();
     this.alertmanager =
-        new AlertmanagerHook(org.sandboxslo.console.api.IncidentRoutes.persister(storeOrNull));
+        new AlertmanagerHook(org.sandboxslo.console.routes.IncidentRoutes.persister(storeOrNull));
   }
 
   @Override
@@ -168,20 +164,20 @@ public final class ConsoleVerticle extends VerticleBase {
             ctx -> ok(ctx, slos.withControllerView(SnapshotJson.item(find(ctx, Scope.TEMPLATE)))));
     r.get("/api/v1/pools/:ns/:name")
         .handler(ctx -> ok(ctx, SnapshotJson.item(find(ctx, Scope.POOL))));
-    org.sandboxslo.console.api.HistoryRoutes.mount(
+    org.sandboxslo.console.routes.HistoryRoutes.mount(
         r, sources, store, config.snapshotInterval(), clock);
     r.get("/api/v1/templates/:ns/:name/history").handler(ctx -> history(ctx, Scope.TEMPLATE));
     r.get("/api/v1/pools/:ns/:name/history").handler(ctx -> history(ctx, Scope.POOL));
     r.get("/api/v1/status").handler(this::status);
     r.get("/api/v1/findings").handler(this::findings);
     alertmanager.mount(r);
-    org.sandboxslo.console.api.PoolRoutes.mount(r, vertx, sources, clock);
-    org.sandboxslo.console.api.ClaimRoutes.mount(r, vertx, sources);
-    org.sandboxslo.console.api.FindingRoutes.mount(r, sources);
-    org.sandboxslo.console.api.IncidentRoutes.mount(r, sloRegistry, sources, store, clock);
-    org.sandboxslo.console.api.WhoamiRoutes.mount(r, remediationService);
-    org.sandboxslo.console.api.BudgetRoutes.mount(r, sloRegistry, store, clock);
-    org.sandboxslo.console.api.PageRoutes.mount(r);
+    org.sandboxslo.console.routes.PoolRoutes.mount(r, vertx, sources, clock);
+    org.sandboxslo.console.routes.ClaimRoutes.mount(r, vertx, sources);
+    org.sandboxslo.console.routes.FindingRoutes.mount(r, sources);
+    org.sandboxslo.console.routes.IncidentRoutes.mount(r, sloRegistry, sources, store, clock);
+    org.sandboxslo.console.routes.WhoamiRoutes.mount(r, remediationService);
+    org.sandboxslo.console.routes.BudgetRoutes.mount(r, sloRegistry, store, clock);
+    org.sandboxslo.console.routes.PageRoutes.mount(r);
     r.get("/api/v1/stream").handler(this::stream);
     r.get("/api/v1/openapi.yaml")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(OPENAPI));
@@ -354,21 +350,7 @@ public final class ConsoleVerticle extends VerticleBase {
 
   /** RFC 3339 ({@code 2026-11-29T08:00:00Z}) or unix seconds ({@code 1795939200}, {@code 1.5}). */
   public static Instant time(String field, String value, Instant dflt) {
-    if (value == null || value.isEmpty()) {
-      return dflt;
-    }
-    try {
-      if (UNIX_SECONDS.matcher(value).matches()) {
-        BigDecimal s = new BigDecimal(value);
-        return Instant.ofEpochSecond(
-            s.longValue(), s.remainder(BigDecimal.ONE).movePointRight(9).longValue());
-      }
-      return OffsetDateTime.parse(value, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
-    } catch (DateTimeParseException | ArithmeticException e) {
-      throw ApiException.badRequest(
-          field,
-          "expected an RFC 3339 time (2026-11-29T08:00:00Z) or unix seconds, got '" + value + "'");
-    }
+    return Json.instant(field, value, dflt);
   }
 
   private void status(RoutingContext ctx) {

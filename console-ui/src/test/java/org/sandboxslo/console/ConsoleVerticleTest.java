@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.sandboxslo.console.api.SnapshotJson;
 
 @ExtendWith(VertxExtension.class)
 class ConsoleVerticleTest {

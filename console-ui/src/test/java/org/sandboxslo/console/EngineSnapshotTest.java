@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.sandboxslo.console.api.SnapshotJson;
 import org.sandboxslo.engine.EngineConfig;
 import org.sandboxslo.engine.FleetEngine;
 import org.sandboxslo.engine.model.FleetEvent;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.sandboxslo.console.api.SnapshotJson;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 
 class SnapshotJsonTest {

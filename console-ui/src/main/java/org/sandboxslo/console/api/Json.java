@@ -3,14 +3,18 @@ package org.sandboxslo.console.api;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 
 /** Small helpers shared by the route classes of this package. */
-final class Json {
+public final class Json {
   private Json() {}
 
-  static void ok(RoutingContext ctx, JsonObject body) {
+  public static void ok(RoutingContext ctx, JsonObject body) {
     ctx.response()
         .setStatusCode(200)
         .putHeader("Content-Type", "application/json")
@@ -18,27 +22,27 @@ final class Json {
   }
 
   /** Answers 200 with the body, or fails the context (JSON error via the failure handler). */
-  static void reply(RoutingContext ctx, Future<JsonObject> f) {
+  public static void reply(RoutingContext ctx, Future<JsonObject> f) {
     f.onSuccess(body -> ok(ctx, body)).onFailure(ctx::fail);
   }
 
-  static String time(Instant i) {
+  public static String time(Instant i) {
     return i == null ? null : i.toString();
   }
 
   /** Seconds with millisecond precision, or null. */
-  static Double seconds(Duration d) {
+  public static Double seconds(Duration d) {
     return d == null ? null : Math.round(d.toNanos() / 1e6) / 1e3;
   }
 
   /** A non-blank query parameter, or null. */
-  static String param(RoutingContext ctx, String name) {
+  public static String param(RoutingContext ctx, String name) {
     String v = ctx.request().getParam(name);
     return v == null || v.isBlank() ? null : v.trim();
   }
 
   /** An integer query parameter in [min, max], else 400 naming it. */
-  static int intParam(RoutingContext ctx, String name, int dflt, int min, int max) {
+  public static int intParam(RoutingContext ctx, String name, int dflt, int min, int max) {
     String v = param(ctx, name);
     if (v == null) {
       return dflt;
@@ -53,5 +57,31 @@ final class Json {
     }
     throw ApiException.badRequest(
         name, "expected an integer " + min + ".." + max + ", got '" + v + "'");
+  }
+
+  private static final java.util.regex.Pattern UNIX_SECONDS =
+      java.util.regex.Pattern.compile("\\d{1,12}(\\.\\d{1,9})?");
+
+  /**
+   * A time query parameter: RFC 3339 or unix seconds (with a fraction); {@code dflt} when absent.
+   *
+   * @throws ApiException 400 naming {@code field} for anything else
+   */
+  public static Instant instant(String field, String value, Instant dflt) {
+    if (value == null || value.isEmpty()) {
+      return dflt;
+    }
+    try {
+      if (UNIX_SECONDS.matcher(value).matches()) {
+        BigDecimal s = new BigDecimal(value);
+        return Instant.ofEpochSecond(
+            s.longValue(), s.remainder(BigDecimal.ONE).movePointRight(9).longValue());
+      }
+      return OffsetDateTime.parse(value, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+    } catch (DateTimeParseException | ArithmeticException e) {
+      throw ApiException.badRequest(
+          field,
+          "expected an RFC 3339 time (2026-11-29T08:00:00Z) or unix seconds, got '" + value + "'");
+    }
   }
 }

@@ -5,7 +5,7 @@ import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import org.sandboxslo.console.SnapshotJson;
+import org.sandboxslo.console.api.SnapshotJson;
 import org.sandboxslo.engine.finding.Evidence;
 import org.sandboxslo.engine.finding.Finding;
 import org.sandboxslo.engine.finding.Proposal;

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiPredicate;
 import org.sandboxslo.engine.finding.DiagnosisConfig;
+import org.sandboxslo.engine.finding.HealthThresholds;
 import org.sandboxslo.engine.model.ClaimView;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.model.ObjectRef;

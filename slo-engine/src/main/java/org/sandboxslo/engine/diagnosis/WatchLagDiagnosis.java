@@ -12,6 +12,7 @@ import java.util.Set;
 import org.sandboxslo.engine.finding.Evidence;
 import org.sandboxslo.engine.finding.Finding;
 import org.sandboxslo.engine.finding.FindingKind;
+import org.sandboxslo.engine.finding.HealthThresholds;
 import org.sandboxslo.engine.finding.Proposal;
 import org.sandboxslo.engine.finding.Severity;
 import org.sandboxslo.engine.model.ClaimView;

@@ -32,8 +32,8 @@ public record DiagnosisConfig(
     Duration refillStallAfter,
     List<String> allowedRuntimeClasses,
     String controllerVersion,
-    org.sandboxslo.engine.diagnosis.HealthThresholds health) {
-  /** With the default {@link org.sandboxslo.engine.diagnosis.HealthThresholds}. */
+    org.sandboxslo.engine.finding.HealthThresholds health) {
+  /** With the default {@link org.sandboxslo.engine.finding.HealthThresholds}. */
   public DiagnosisConfig(
       Duration staleWarnAfter,
       double rolloutMaxUnavailableFraction,
@@ -50,7 +50,7 @@ public record DiagnosisConfig(
         refillStallAfter,
         allowedRuntimeClasses,
         controllerVersion,
-        org.sandboxslo.engine.diagnosis.HealthThresholds.defaults());
+        org.sandboxslo.engine.finding.HealthThresholds.defaults());
   }
 
   public DiagnosisConfig {
@@ -141,7 +141,7 @@ public record DiagnosisConfig(
         health);
   }
 
-  public DiagnosisConfig withHealth(org.sandboxslo.engine.diagnosis.HealthThresholds h) {
+  public DiagnosisConfig withHealth(org.sandboxslo.engine.finding.HealthThresholds h) {
     return new DiagnosisConfig(
         staleWarnAfter,
         rolloutMaxUnavailableFraction,

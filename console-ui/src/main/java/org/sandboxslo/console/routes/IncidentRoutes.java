@@ -1,4 +1,4 @@
-package org.sandboxslo.console.api;
+package org.sandboxslo.console.routes;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -12,6 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Json;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.console.slo.SloJson;

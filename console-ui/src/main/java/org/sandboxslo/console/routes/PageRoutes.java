@@ -1,4 +1,4 @@
-package org.sandboxslo.console.api;
+package org.sandboxslo.console.routes;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.sandboxslo.console.api.ApiException;
 
 /**
  * The web console's page routes: every page path of the single-page app answers {@code

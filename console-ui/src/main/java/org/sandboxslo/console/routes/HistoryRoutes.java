@@ -1,4 +1,4 @@
-package org.sandboxslo.console.api;
+package org.sandboxslo.console.routes;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -11,7 +11,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import org.sandboxslo.console.ConsoleVerticle;
+import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Json;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.engine.sli.Scope;
 import org.sandboxslo.engine.time.Durations;
@@ -92,9 +93,8 @@ public final class HistoryRoutes {
       throw ApiException.badRequest(
           "window", "unknown window '" + window + "'; known: " + String.join(", ", windows));
     }
-    Instant to = ConsoleVerticle.time("to", Json.param(ctx, "to"), clock.instant());
-    Instant from =
-        ConsoleVerticle.time("from", Json.param(ctx, "from"), to.minus(Duration.ofHours(1)));
+    Instant to = Json.instant("to", Json.param(ctx, "to"), clock.instant());
+    Instant from = Json.instant("from", Json.param(ctx, "from"), to.minus(Duration.ofHours(1)));
     if (from.isAfter(to)) {
       throw ApiException.badRequest("from", "from " + from + " is after to " + to);
     }

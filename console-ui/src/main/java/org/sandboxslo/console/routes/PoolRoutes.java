@@ -1,4 +1,4 @@
-package org.sandboxslo.console.api;
+package org.sandboxslo.console.routes;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -9,6 +9,8 @@ import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Json;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.engine.finding.PoolSizing;
 import org.sandboxslo.engine.inspect.FieldDiff;

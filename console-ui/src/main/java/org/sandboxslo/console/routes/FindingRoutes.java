@@ -1,12 +1,13 @@
-package org.sandboxslo.console.api;
+package org.sandboxslo.console.routes;
 
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import org.sandboxslo.console.SnapshotJson;
+import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Json;
+import org.sandboxslo.console.api.SnapshotJson;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.engine.finding.Finding;
-import org.sandboxslo.engine.upstream.NameHash;
 
 /**
  * {@code GET /api/v1/findings/{id}}: one tracked finding ({@link
@@ -18,9 +19,9 @@ import org.sandboxslo.engine.upstream.NameHash;
 public final class FindingRoutes {
   private FindingRoutes() {}
 
-  /** The id of a finding: kind, a dash, the 8-hex FNV-1a hash of "kind subject". */
+  /** The id of a finding ({@link SnapshotJson#findingId}). */
   public static String id(Finding f) {
-    return f.kind().wireName() + "-" + NameHash.of(f.kind().wireName() + " " + f.subject());
+    return SnapshotJson.findingId(f);
   }
 
   public static void mount(Router router, ConsoleSources sources) {

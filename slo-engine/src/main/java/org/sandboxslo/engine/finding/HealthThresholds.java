@@ -1,4 +1,4 @@
-package org.sandboxslo.engine.diagnosis;
+package org.sandboxslo.engine.finding;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,9 +1,11 @@
-package org.sandboxslo.console.api;
+package org.sandboxslo.console.routes;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import java.util.TreeSet;
+import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Json;
 import org.sandboxslo.console.remediation.Caller;
 import org.sandboxslo.console.remediation.PlanAction;
 import org.sandboxslo.console.remediation.Remediation;

@@ -1,4 +1,4 @@
-package org.sandboxslo.console;
+package org.sandboxslo.console.api;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -248,9 +248,19 @@ public final class SnapshotJson {
    */
   public static JsonObject finding(FindingState s) {
     return finding(s.finding())
-        .put("id", org.sandboxslo.console.api.FindingRoutes.id(s.finding()))
+        .put("id", findingId(s.finding()))
         .put("state", s.open() ? "open" : "closed")
         .put("openedAt", s.firstSeen().toString())
         .put("closedAt", s.closedAt() == null ? null : s.closedAt().toString());
+  }
+
+  /**
+   * The id of a finding, stable for a kind and subject: kind, a dash, the 8-hex FNV-1a hash of
+   * "kind subject" (e.g. {@code StalePoolMembers-3f2a9c10}).
+   */
+  public static String findingId(org.sandboxslo.engine.finding.Finding f) {
+    return f.kind().wireName()
+        + "-"
+        + org.sandboxslo.engine.upstream.NameHash.of(f.kind().wireName() + " " + f.subject());
   }
 }

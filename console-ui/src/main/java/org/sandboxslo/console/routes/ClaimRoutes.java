@@ -1,4 +1,4 @@
-package org.sandboxslo.console.api;
+package org.sandboxslo.console.routes;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -7,6 +7,8 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Arrays;
 import java.util.List;
+import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Json;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.engine.inspect.ClaimDetail;
 import org.sandboxslo.engine.inspect.ClaimOutcome;
