@@ -21,8 +21,6 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
@@ -35,6 +33,7 @@ import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.sli.Scope;
 import org.sandboxslo.engine.sli.SliSnapshot;
 import org.sandboxslo.engine.time.Durations;
+import org.sandboxslo.engine.time.Rfc3339;
 import org.sandboxslo.store.HistoryPoint;
 import org.sandboxslo.store.SliName;
 import org.sandboxslo.store.SliStore;
@@ -337,7 +336,7 @@ public final class ConsoleVerticle extends VerticleBase {
         return Instant.ofEpochSecond(
             s.longValue(), s.remainder(BigDecimal.ONE).movePointRight(9).longValue());
       }
-      return OffsetDateTime.parse(value, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+      return Rfc3339.parse(field, value);
     } catch (DateTimeParseException | ArithmeticException e) {
       throw ApiException.badRequest(
           field,
