@@ -81,6 +81,8 @@ public final class RuleGenerator {
               "labels", map("slo", d.name())));
     }
     String b = num(d.errorBudget());
+    // the static slo label repeats the one the expression keeps (no change to the series), so
+    // that several SLOs in one file (a PrometheusRule) are not duplicate rules to promtool
     for (Duration w : windows(d)) {
       rules.add(
           map(
@@ -89,14 +91,16 @@ public final class RuleGenerator {
               "expr",
               ratio(d, w) + " / " + b,
               "labels",
-              map("window", prom(w))));
+              map("slo", d.name(), "window", prom(w))));
     }
     rules.add(
         map(
             "record",
             "slo:error_budget:remaining",
             "expr",
-            "1 - " + ratio(d, d.period()) + " / " + b));
+            "1 - " + ratio(d, d.period()) + " / " + b,
+            "labels",
+            map("slo", d.name())));
     for (BurnRateTier t : d.tiers()) {
       String thr = num(t.factor() * d.errorBudget());
       rules.add(
