@@ -10,4 +10,6 @@ create table sli_snapshot (
   value      double precision null
 );
 
+-- [jooq ignore start] (code generation: H2 cannot index text columns)
 create index sli_snapshot_series_idx on sli_snapshot (scope, namespace, name, sli, sli_window, at);
+-- [jooq ignore stop]

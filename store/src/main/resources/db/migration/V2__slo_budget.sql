@@ -1,6 +1,8 @@
 -- SLO subsystem: user SLO definitions, budget history buckets, budget exclusions (audited).
+-- [jooq ignore ...] comments hide from jOOQ's code generation (DDLDatabase on H2) what H2 cannot
+-- simulate: keys and indexes on text columns. PostgreSQL runs every statement.
 create table slo_definition (
-  name       text primary key,
+  name       text /* [jooq ignore start] */ primary key /* [jooq ignore stop] */,
   body       text not null,            -- the POSTed JSON (console shape)
   created_at timestamptz not null default now(),
   author     text null
@@ -13,8 +15,8 @@ create table slo_budget_bucket (
   width_ms     bigint not null,
   good         bigint not null,
   valid        bigint not null,
-  updated_at   timestamptz not null default now(),
-  primary key (slo, resolution, bucket_start)
+  updated_at   timestamptz not null default now()
+  /* [jooq ignore start] */ , primary key (slo, resolution, bucket_start) /* [jooq ignore stop] */
 );
 
 create table slo_exclusion (
@@ -26,4 +28,6 @@ create table slo_exclusion (
   author     text not null,
   created_at timestamptz not null default now()
 );
+-- [jooq ignore start]
 create index slo_exclusion_slo_idx on slo_exclusion (slo);
+-- [jooq ignore stop]

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Date;
@@ -20,6 +19,7 @@ import org.sandboxslo.engine.model.PoolView;
 import org.sandboxslo.engine.model.ReservedKey;
 import org.sandboxslo.engine.model.SandboxView;
 import org.sandboxslo.engine.model.TemplateView;
+import org.sandboxslo.engine.time.Rfc3339;
 import org.sandboxslo.engine.upstream.Blueprints;
 import org.sandboxslo.engine.upstream.Labels;
 
@@ -162,7 +162,7 @@ public final class ObjectViews {
     if (value == null || UNKNOWN.equals(value)) {
       return null;
     }
-    return OffsetDateTime.parse(value, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+    return Rfc3339.parse("timestamp", value);
   }
 
   /** The JSON tree of a fabric8 object (a fresh mutable map). */

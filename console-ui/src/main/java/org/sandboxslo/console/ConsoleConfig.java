@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.sandboxslo.console.api.ConsoleLinks;
 import org.sandboxslo.engine.time.Durations;
 
 /**
@@ -17,6 +18,9 @@ import org.sandboxslo.engine.time.Durations;
  *   <li>{@code sloconsole.http.host} = {@code 127.0.0.1}: console HTTP bind address
  *   <li>{@code sloconsole.http.port} = {@code 8080}: console HTTP port, 0..65535 (0 = any free)
  *   <li>{@code sloconsole.http.stream-interval} = {@code 1s}: period of SSE snapshot events
+ *   <li>{@code sloconsole.http.external-url} = {@code http://127.0.0.1:8080}: the base of every
+ *       link the console hands out (alert {@code console_url}s written by {@code generate-rules},
+ *       API links, chat messages); an absolute http(s) URL, path prefix allowed, no query
  *   <li>{@code sloconsole.management.port} = {@code 8081}: {@code /healthz}, {@code /readyz},
  *       {@code /metrics}; bound on the same host
  *   <li>{@code sloconsole.store.snapshot-interval} = {@code 10s}: how often the latest snapshot is
@@ -33,6 +37,7 @@ import org.sandboxslo.engine.time.Durations;
  * @param httpHost console bind address, non-empty
  * @param httpPort console port, 0..65535
  * @param streamInterval SSE period, &gt; 0
+ * @param externalUrl where people reach the console (see {@link ConsoleLinks})
  * @param managementPort management port, 0..65535
  * @param snapshotInterval store write period, &gt; 0
  * @param dbUrl JDBC URL, or empty for the embedded database
@@ -45,6 +50,7 @@ public record ConsoleConfig(
     String httpHost,
     int httpPort,
     Duration streamInterval,
+    ConsoleLinks externalUrl,
     int managementPort,
     Duration snapshotInterval,
     String dbUrl,
@@ -55,6 +61,7 @@ public record ConsoleConfig(
   public static final String HTTP_HOST = "sloconsole.http.host";
   public static final String HTTP_PORT = "sloconsole.http.port";
   public static final String HTTP_STREAM_INTERVAL = "sloconsole.http.stream-interval";
+  public static final String HTTP_EXTERNAL_URL = "sloconsole.http.external-url";
   public static final String MANAGEMENT_PORT = "sloconsole.management.port";
   public static final String STORE_SNAPSHOT_INTERVAL = "sloconsole.store.snapshot-interval";
   public static final String DB_URL = "sloconsole.db.url";
@@ -72,6 +79,7 @@ public record ConsoleConfig(
           HTTP_HOST,
           HTTP_PORT,
           HTTP_STREAM_INTERVAL,
+          HTTP_EXTERNAL_URL,
           MANAGEMENT_PORT,
           STORE_SNAPSHOT_INTERVAL,
           DB_URL,
@@ -85,6 +93,7 @@ public record ConsoleConfig(
   public ConsoleConfig {
     Objects.requireNonNull(httpHost, "httpHost");
     Objects.requireNonNull(streamInterval, "streamInterval");
+    Objects.requireNonNull(externalUrl, "externalUrl");
     Objects.requireNonNull(snapshotInterval, "snapshotInterval");
     Objects.requireNonNull(dbUrl, "dbUrl");
     Objects.requireNonNull(dbUser, "dbUser");
@@ -115,7 +124,9 @@ public record ConsoleConfig(
    *
    * @throws IllegalArgumentException naming the key, for an unknown key under those prefixes
    *     ("unknown configuration key sloconsole.http.prot; known: [...]") or a value that does not
-   *     parse ("sloconsole.http.port: expected an integer 0..65535, got 'x'")
+   *     parse ("sloconsole.http.port: expected an integer 0..65535, got 'x'"; "sloconsole.http.
+   *     external-url: expected an absolute http(s) URL like https://sandbox-slo.example.com (scheme
+   *     must be http or https), got 'ftp://x'")
    */
   public static ConsoleConfig fromMap(Map<String, String> map) {
     for (String k : map.keySet()) {
@@ -128,6 +139,8 @@ public record ConsoleConfig(
         map.getOrDefault(HTTP_HOST, "127.0.0.1").trim(),
         port(map, HTTP_PORT, 8080),
         duration(map, HTTP_STREAM_INTERVAL, "1s"),
+        ConsoleLinks.parse(
+            HTTP_EXTERNAL_URL, map.getOrDefault(HTTP_EXTERNAL_URL, ConsoleLinks.DEFAULT_BASE)),
         port(map, MANAGEMENT_PORT, 8081),
         duration(map, STORE_SNAPSHOT_INTERVAL, "10s"),
         map.getOrDefault(DB_URL, "").trim(),
@@ -154,6 +167,7 @@ public record ConsoleConfig(
         HTTP_HOST + "=" + httpHost,
         HTTP_PORT + "=" + httpPort,
         HTTP_STREAM_INTERVAL + "=" + Durations.format(streamInterval),
+        HTTP_EXTERNAL_URL + "=" + externalUrl.base(),
         MANAGEMENT_PORT + "=" + managementPort,
         STORE_SNAPSHOT_INTERVAL + "=" + Durations.format(snapshotInterval),
         DB_URL + "=" + (dbUrl.isEmpty() ? "(embedded)" : dbUrl),
@@ -172,6 +186,8 @@ public record ConsoleConfig(
         + httpPort
         + ", streamInterval="
         + streamInterval
+        + ", externalUrl="
+        + externalUrl.base()
         + ", managementPort="
         + managementPort
         + ", snapshotInterval="

@@ -23,6 +23,28 @@ class ConsoleConfigTest {
     assertTrue(c.embeddedDatabase());
     assertEquals("postgres", c.dbUser());
     assertEquals(Path.of("./.sandbox-slo/pg"), c.dbDataDir());
+    assertEquals("http://127.0.0.1:8080", c.externalUrl().base().toString());
+  }
+
+  @Test
+  void externalUrlIsTheBaseOfConsoleLinksAndIsChecked() {
+    ConsoleConfig c =
+        ConsoleConfig.fromMap(
+            Map.of("sloconsole.http.external-url", "https://slo.example.com/console/"));
+    assertEquals(
+        "https://slo.example.com/console/templates/team-a/tpl-py",
+        c.externalUrl().template("team-a", "tpl-py"));
+    assertTrue(
+        c.describe().contains("sloconsole.http.external-url=https://slo.example.com/console"),
+        c.describe());
+    assertEquals(
+        "sloconsole.http.external-url: expected an absolute http(s) URL like"
+            + " https://sandbox-slo.example.com (scheme must be http or https), got 'localhost:8080'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    ConsoleConfig.fromMap(Map.of("sloconsole.http.external-url", "localhost:8080")))
+            .getMessage());
   }
 
   @Test
@@ -64,7 +86,7 @@ class ConsoleConfigTest {
     assertEquals(
         "unknown configuration key sloconsole.http.prot; known: [sloconsole.db.data-dir,"
             + " sloconsole.db.password, sloconsole.db.url, sloconsole.db.user,"
-            + " sloconsole.db.work-dir, sloconsole.http.host, sloconsole.http.port,"
+            + " sloconsole.db.work-dir, sloconsole.http.external-url, sloconsole.http.host, sloconsole.http.port,"
             + " sloconsole.http.stream-interval, sloconsole.management.port,"
             + " sloconsole.store.snapshot-interval]",
         assertThrows(

@@ -1,5 +1,8 @@
 package org.sandboxslo.store;
 
+import static org.sandboxslo.store.jooq.Tables.REMEDIATION_AUDIT;
+import static org.sandboxslo.store.jooq.Tables.REMEDIATION_PLAN;
+
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -16,12 +19,7 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Query;
-import org.jooq.SQLDialect;
-import org.jooq.Table;
-import org.jooq.conf.ParamType;
-import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
-import org.jooq.impl.SQLDataType;
 
 /**
  * Plans and the audit log in PostgreSQL ({@code V3__remediation_audit.sql}). SQL is built with jOOQ
@@ -30,43 +28,7 @@ import org.jooq.impl.SQLDataType;
  * error when a statement fails.
  */
 public final class RemediationStore {
-  static final Table<?> PLAN = DSL.table(DSL.name("remediation_plan"));
-  static final Table<?> AUDIT = DSL.table(DSL.name("remediation_audit"));
-  static final Field<String> ID = DSL.field(DSL.name("id"), SQLDataType.CLOB);
-  static final Field<String> ACTION = DSL.field(DSL.name("action"), SQLDataType.CLOB);
-  static final Field<String> SUBJECT = DSL.field(DSL.name("subject"), SQLDataType.CLOB);
-  static final Field<String> PARAMS = DSL.field(DSL.name("params"), SQLDataType.CLOB);
-  static final Field<String> REASON = DSL.field(DSL.name("reason"), SQLDataType.CLOB);
-  static final Field<String> STATE = DSL.field(DSL.name("state"), SQLDataType.CLOB);
-  static final Field<String> PLANNED_BY = DSL.field(DSL.name("planned_by"), SQLDataType.CLOB);
-  static final Field<String> APPROVED_BY = DSL.field(DSL.name("approved_by"), SQLDataType.CLOB);
-  static final Field<String> EXECUTED_BY = DSL.field(DSL.name("executed_by"), SQLDataType.CLOB);
-  static final Field<String> IDEMPOTENCY_KEY =
-      DSL.field(DSL.name("idempotency_key"), SQLDataType.CLOB);
-  static final Field<String> DRY_RUN = DSL.field(DSL.name("dry_run"), SQLDataType.CLOB);
-  static final Field<String> PROGRESS = DSL.field(DSL.name("progress"), SQLDataType.CLOB);
-  static final Field<String> RESULT = DSL.field(DSL.name("result"), SQLDataType.CLOB);
-  static final Field<OffsetDateTime> CREATED_AT =
-      DSL.field(DSL.name("created_at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
-  static final Field<OffsetDateTime> UPDATED_AT =
-      DSL.field(DSL.name("updated_at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
-  static final Field<Long> SEQ = DSL.field(DSL.name("seq"), SQLDataType.BIGINT);
-  static final Field<OffsetDateTime> AT =
-      DSL.field(DSL.name("at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
-  static final Field<String> ACTOR = DSL.field(DSL.name("actor"), SQLDataType.CLOB);
-  static final Field<String> WHAT = DSL.field(DSL.name("what"), SQLDataType.CLOB);
-  static final Field<String> PLAN_ID = DSL.field(DSL.name("plan_id"), SQLDataType.CLOB);
-  static final Field<Integer> STEP = DSL.field(DSL.name("step"), SQLDataType.INTEGER);
-  static final Field<String> OBJECT = DSL.field(DSL.name("object"), SQLDataType.CLOB);
-  static final Field<String> WHY = DSL.field(DSL.name("why"), SQLDataType.CLOB);
-
-  private static final DSLContext SQL =
-      DSL.using(
-          SQLDialect.POSTGRES,
-          new Settings()
-              .withParamType(ParamType.NAMED)
-              .withRenderNamedParamPrefix("$")
-              .withRenderSchema(false));
+  private static final DSLContext SQL = Sql.SQL;
 
   private final Pool pool;
 
@@ -87,35 +49,37 @@ public final class RemediationStore {
 
   /** Inserts a new plan. */
   public Future<Void> insert(PlanRow p) {
-    return run(SQL.insertInto(PLAN)
-            .set(ID, p.id())
-            .set(ACTION, p.action())
-            .set(SUBJECT, p.subject())
-            .set(PARAMS, p.params().encode())
-            .set(REASON, p.reason())
-            .set(STATE, p.state())
-            .set(PLANNED_BY, p.plannedBy())
-            .set(APPROVED_BY, p.approvedBy())
-            .set(EXECUTED_BY, p.executedBy())
-            .set(IDEMPOTENCY_KEY, p.idempotencyKey())
-            .set(DRY_RUN, p.dryRun().encode())
-            .set(PROGRESS, p.progress().encode())
-            .set(RESULT, p.result())
-            .set(CREATED_AT, odt(p.createdAt()))
-            .set(UPDATED_AT, odt(p.updatedAt())))
+    return run(SQL.insertInto(REMEDIATION_PLAN)
+            .set(REMEDIATION_PLAN.ID, p.id())
+            .set(REMEDIATION_PLAN.ACTION, p.action())
+            .set(REMEDIATION_PLAN.SUBJECT, p.subject())
+            .set(REMEDIATION_PLAN.PARAMS, p.params().encode())
+            .set(REMEDIATION_PLAN.REASON, p.reason())
+            .set(REMEDIATION_PLAN.STATE, p.state())
+            .set(REMEDIATION_PLAN.PLANNED_BY, p.plannedBy())
+            .set(REMEDIATION_PLAN.APPROVED_BY, p.approvedBy())
+            .set(REMEDIATION_PLAN.EXECUTED_BY, p.executedBy())
+            .set(REMEDIATION_PLAN.IDEMPOTENCY_KEY, p.idempotencyKey())
+            .set(REMEDIATION_PLAN.DRY_RUN, p.dryRun().encode())
+            .set(REMEDIATION_PLAN.PROGRESS, p.progress().encode())
+            .set(REMEDIATION_PLAN.RESULT, p.result())
+            .set(REMEDIATION_PLAN.CREATED_AT, odt(p.createdAt()))
+            .set(REMEDIATION_PLAN.UPDATED_AT, odt(p.updatedAt())))
         .mapEmpty();
   }
 
   /** The plan, or null when there is none with that id. */
   public Future<PlanRow> plan(String id) {
-    return run(SQL.selectFrom(PLAN).where(ID.eq(id)))
+    return run(SQL.selectFrom(REMEDIATION_PLAN).where(REMEDIATION_PLAN.ID.eq(id)))
         .map(rs -> rs.size() == 0 ? null : plan(rs.iterator().next()));
   }
 
   /** Plans, newest first; {@code state} null for all. */
   public Future<List<PlanRow>> plans(String state) {
-    Condition c = state == null ? DSL.noCondition() : STATE.eq(state);
-    return run(SQL.selectFrom(PLAN).where(c).orderBy(CREATED_AT.desc(), ID))
+    Condition c = state == null ? DSL.noCondition() : REMEDIATION_PLAN.STATE.eq(state);
+    return run(SQL.selectFrom(REMEDIATION_PLAN)
+            .where(c)
+            .orderBy(REMEDIATION_PLAN.CREATED_AT.desc(), REMEDIATION_PLAN.ID))
         .map(
             rs -> {
               List<PlanRow> out = new ArrayList<>();
@@ -127,42 +91,53 @@ public final class RemediationStore {
   /**
    * Moves a plan from state {@code from} to {@code to} atomically, setting the given columns too.
    *
+   * @param column a text column of {@code remediation_plan} to set to {@code value} (e.g. {@code
+   *     approved_by}), or null
    * @return true when the plan was in state {@code from} (and now is in {@code to}); false
-   *     otherwise
+   *     otherwise; a failed Future for a column {@code remediation_plan} does not have
    */
   public Future<Boolean> transition(
       String id, String from, String to, String column, String value, String result, Instant at) {
-    var q = SQL.update(PLAN).set(STATE, to).set(UPDATED_AT, odt(at));
+    var q =
+        SQL.update(REMEDIATION_PLAN)
+            .set(REMEDIATION_PLAN.STATE, to)
+            .set(REMEDIATION_PLAN.UPDATED_AT, odt(at));
     if (column != null) {
-      q = q.set(DSL.field(DSL.name(column), SQLDataType.CLOB), value);
+      Field<String> f = REMEDIATION_PLAN.field(column, String.class);
+      if (f == null) {
+        return Future.failedFuture(
+            new IllegalArgumentException("remediation_plan has no text column '" + column + "'"));
+      }
+      q = q.set(f, value);
     }
     if (result != null) {
-      q = q.set(RESULT, result);
+      q = q.set(REMEDIATION_PLAN.RESULT, result);
     }
-    return run(q.where(ID.eq(id)).and(STATE.eq(from))).map(rs -> rs.rowCount() == 1);
+    return run(q.where(REMEDIATION_PLAN.ID.eq(id)).and(REMEDIATION_PLAN.STATE.eq(from)))
+        .map(rs -> rs.rowCount() == 1);
   }
 
   /** Stores the executor's progress of a plan. */
   public Future<Void> progress(String id, JsonObject progress, Instant at) {
-    return run(SQL.update(PLAN)
-            .set(PROGRESS, progress.encode())
-            .set(UPDATED_AT, odt(at))
-            .where(ID.eq(id)))
+    return run(SQL.update(REMEDIATION_PLAN)
+            .set(REMEDIATION_PLAN.PROGRESS, progress.encode())
+            .set(REMEDIATION_PLAN.UPDATED_AT, odt(at))
+            .where(REMEDIATION_PLAN.ID.eq(id)))
         .mapEmpty();
   }
 
   /** Appends an audit row; the Future carries its sequence number. */
   public Future<Long> append(AuditEntry e) {
-    return run(SQL.insertInto(AUDIT)
-            .set(AT, odt(e.at()))
-            .set(ACTOR, e.actor())
-            .set(WHAT, e.what())
-            .set(PLAN_ID, e.planId())
-            .set(STEP, e.step())
-            .set(OBJECT, e.object())
-            .set(WHY, e.why())
-            .set(RESULT, e.result())
-            .returning(SEQ))
+    return run(SQL.insertInto(REMEDIATION_AUDIT)
+            .set(REMEDIATION_AUDIT.AT, odt(e.at()))
+            .set(REMEDIATION_AUDIT.ACTOR, e.actor())
+            .set(REMEDIATION_AUDIT.WHAT, e.what())
+            .set(REMEDIATION_AUDIT.PLAN_ID, e.planId())
+            .set(REMEDIATION_AUDIT.STEP, e.step())
+            .set(REMEDIATION_AUDIT.OBJECT, e.object())
+            .set(REMEDIATION_AUDIT.WHY, e.why())
+            .set(REMEDIATION_AUDIT.RESULT, e.result())
+            .returning(REMEDIATION_AUDIT.SEQ))
         .map(rs -> rs.iterator().next().getLong(0));
   }
 
@@ -170,18 +145,27 @@ public final class RemediationStore {
   public Future<List<AuditEntry>> audit(String planId, String actor, Instant since) {
     Condition c = DSL.noCondition();
     if (planId != null) {
-      c = c.and(PLAN_ID.eq(planId));
+      c = c.and(REMEDIATION_AUDIT.PLAN_ID.eq(planId));
     }
     if (actor != null) {
-      c = c.and(ACTOR.eq(actor));
+      c = c.and(REMEDIATION_AUDIT.ACTOR.eq(actor));
     }
     if (since != null) {
-      c = c.and(AT.ge(odt(since)));
+      c = c.and(REMEDIATION_AUDIT.AT.ge(odt(since)));
     }
-    return run(SQL.select(SEQ, AT, ACTOR, WHAT, PLAN_ID, STEP, OBJECT, WHY, RESULT)
-            .from(AUDIT)
+    return run(SQL.select(
+                REMEDIATION_AUDIT.SEQ,
+                REMEDIATION_AUDIT.AT,
+                REMEDIATION_AUDIT.ACTOR,
+                REMEDIATION_AUDIT.WHAT,
+                REMEDIATION_AUDIT.PLAN_ID,
+                REMEDIATION_AUDIT.STEP,
+                REMEDIATION_AUDIT.OBJECT,
+                REMEDIATION_AUDIT.WHY,
+                REMEDIATION_AUDIT.RESULT)
+            .from(REMEDIATION_AUDIT)
             .where(c)
-            .orderBy(SEQ))
+            .orderBy(REMEDIATION_AUDIT.SEQ))
         .map(
             rs -> {
               List<AuditEntry> out = new ArrayList<>();
@@ -204,20 +188,20 @@ public final class RemediationStore {
 
   private static PlanRow plan(Row r) {
     return new PlanRow(
-        r.getString("id"),
-        r.getString("action"),
-        r.getString("subject"),
-        new JsonObject(r.getString("params")),
-        r.getString("reason"),
-        r.getString("state"),
-        r.getString("planned_by"),
-        r.getString("approved_by"),
-        r.getString("executed_by"),
-        r.getString("idempotency_key"),
-        new JsonObject(r.getString("dry_run")),
-        new JsonObject(r.getString("progress")),
-        r.getString("result"),
-        r.getOffsetDateTime("created_at").toInstant(),
-        r.getOffsetDateTime("updated_at").toInstant());
+        r.getString(REMEDIATION_PLAN.ID.getName()),
+        r.getString(REMEDIATION_PLAN.ACTION.getName()),
+        r.getString(REMEDIATION_PLAN.SUBJECT.getName()),
+        new JsonObject(r.getString(REMEDIATION_PLAN.PARAMS.getName())),
+        r.getString(REMEDIATION_PLAN.REASON.getName()),
+        r.getString(REMEDIATION_PLAN.STATE.getName()),
+        r.getString(REMEDIATION_PLAN.PLANNED_BY.getName()),
+        r.getString(REMEDIATION_PLAN.APPROVED_BY.getName()),
+        r.getString(REMEDIATION_PLAN.EXECUTED_BY.getName()),
+        r.getString(REMEDIATION_PLAN.IDEMPOTENCY_KEY.getName()),
+        new JsonObject(r.getString(REMEDIATION_PLAN.DRY_RUN.getName())),
+        new JsonObject(r.getString(REMEDIATION_PLAN.PROGRESS.getName())),
+        r.getString(REMEDIATION_PLAN.RESULT.getName()),
+        r.getOffsetDateTime(REMEDIATION_PLAN.CREATED_AT.getName()).toInstant(),
+        r.getOffsetDateTime(REMEDIATION_PLAN.UPDATED_AT.getName()).toInstant());
   }
 }

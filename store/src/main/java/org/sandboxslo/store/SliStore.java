@@ -1,5 +1,7 @@
 package org.sandboxslo.store;
 
+import static org.sandboxslo.store.jooq.Tables.SLI_SNAPSHOT;
+
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
@@ -16,14 +18,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.jooq.DSLContext;
-import org.jooq.Field;
 import org.jooq.Query;
 import org.jooq.SQLDialect;
-import org.jooq.Table;
-import org.jooq.conf.ParamType;
-import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
-import org.jooq.impl.SQLDataType;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.sli.Scope;
 import org.sandboxslo.engine.sli.SliSnapshot;
@@ -32,9 +29,9 @@ import org.sandboxslo.engine.time.Durations;
 
 /**
  * SLI history in PostgreSQL, table {@code sli_snapshot} (see {@code V1__sli_snapshots.sql}). SQL is
- * built with jOOQ (typed fields, rendered for {@link SQLDialect#POSTGRES} with {@code $n} bind
- * markers) and executed by vertx-pg-client; nothing here blocks. Rows are written for the template
- * and pool scopes only (namespace aggregates are recomputed from them).
+ * built with jOOQ (fields generated from the migrations, rendered for {@link SQLDialect#POSTGRES}
+ * with {@code $n} bind markers) and executed by vertx-pg-client; nothing here blocks. Rows are
+ * written for the template and pool scopes only (namespace aggregates are recomputed from them).
  *
  * <p>SLI names: see {@link SliName} ({@code warm_hit_ratio}, {@code warm_launches}, {@code
  * cold_launches}, {@code claim_to_ready_p50_seconds}, {@code claim_to_ready_p95_seconds}, {@code
@@ -44,44 +41,26 @@ import org.sandboxslo.engine.time.Durations;
  * pool_ready_fraction_current_template}, {@code stale_members}).
  */
 public final class SliStore {
-  static {
-    // jOOQ prints a banner and "tips of the day" at INFO on first use; this is a library
-    if (System.getProperty("org.jooq.no-logo") == null) {
-      System.setProperty("org.jooq.no-logo", "true");
-    }
-    if (System.getProperty("org.jooq.no-tips") == null) {
-      System.setProperty("org.jooq.no-tips", "true");
-    }
-  }
-
-  static final Table<?> SLI_SNAPSHOT = DSL.table(DSL.name("sli_snapshot"));
-  static final Field<OffsetDateTime> AT =
-      DSL.field(DSL.name("at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
-  static final Field<String> SCOPE = DSL.field(DSL.name("scope"), SQLDataType.CLOB);
-  static final Field<String> NAMESPACE = DSL.field(DSL.name("namespace"), SQLDataType.CLOB);
-  static final Field<String> NAME = DSL.field(DSL.name("name"), SQLDataType.CLOB);
-  static final Field<String> WINDOW = DSL.field(DSL.name("sli_window"), SQLDataType.CLOB);
-  static final Field<String> SLI = DSL.field(DSL.name("sli"), SQLDataType.CLOB);
-  static final Field<Double> VALUE = DSL.field(DSL.name("value"), SQLDataType.DOUBLE);
-
-  private static final DSLContext SQL =
-      DSL.using(
-          SQLDialect.POSTGRES,
-          new Settings()
-              .withParamType(ParamType.NAMED)
-              .withRenderNamedParamPrefix("$")
-              .withRenderSchema(false));
+  private static final DSLContext SQL = Sql.SQL;
 
   private static final String INSERT =
-      SQL.insertInto(SLI_SNAPSHOT, AT, SCOPE, NAMESPACE, NAME, WINDOW, SLI, VALUE)
+      SQL.insertInto(
+              SLI_SNAPSHOT,
+              SLI_SNAPSHOT.AT,
+              SLI_SNAPSHOT.SCOPE,
+              SLI_SNAPSHOT.NAMESPACE,
+              SLI_SNAPSHOT.NAME,
+              SLI_SNAPSHOT.SLI_WINDOW,
+              SLI_SNAPSHOT.SLI,
+              SLI_SNAPSHOT.VALUE)
           .values(
-              DSL.val((OffsetDateTime) null, AT),
-              DSL.val((String) null, SCOPE),
-              DSL.val((String) null, NAMESPACE),
-              DSL.val((String) null, NAME),
-              DSL.val((String) null, WINDOW),
-              DSL.val((String) null, SLI),
-              DSL.val((Double) null, VALUE))
+              DSL.val((OffsetDateTime) null, SLI_SNAPSHOT.AT),
+              DSL.val((String) null, SLI_SNAPSHOT.SCOPE),
+              DSL.val((String) null, SLI_SNAPSHOT.NAMESPACE),
+              DSL.val((String) null, SLI_SNAPSHOT.NAME),
+              DSL.val((String) null, SLI_SNAPSHOT.SLI_WINDOW),
+              DSL.val((String) null, SLI_SNAPSHOT.SLI),
+              DSL.val((Double) null, SLI_SNAPSHOT.VALUE))
           .getSQL();
 
   private final Pool pool;
@@ -192,15 +171,16 @@ public final class SliStore {
       Instant from,
       Instant to) {
     Query q =
-        SQL.select(AT, VALUE)
+        SQL.select(SLI_SNAPSHOT.AT, SLI_SNAPSHOT.VALUE)
             .from(SLI_SNAPSHOT)
-            .where(SCOPE.eq(scopeName(scope)))
-            .and(NAMESPACE.eq(namespace))
-            .and(NAME.eq(name))
-            .and(SLI.eq(sli))
-            .and(WINDOW.eq(window))
-            .and(AT.between(from.atOffset(ZoneOffset.UTC), to.atOffset(ZoneOffset.UTC)))
-            .orderBy(AT);
+            .where(SLI_SNAPSHOT.SCOPE.eq(scopeName(scope)))
+            .and(SLI_SNAPSHOT.NAMESPACE.eq(namespace))
+            .and(SLI_SNAPSHOT.NAME.eq(name))
+            .and(SLI_SNAPSHOT.SLI.eq(sli))
+            .and(SLI_SNAPSHOT.SLI_WINDOW.eq(window))
+            .and(
+                SLI_SNAPSHOT.AT.between(from.atOffset(ZoneOffset.UTC), to.atOffset(ZoneOffset.UTC)))
+            .orderBy(SLI_SNAPSHOT.AT);
     return pool.preparedQuery(q.getSQL())
         .execute(Tuple.from(q.getBindValues()))
         .map(

@@ -1,5 +1,9 @@
 package org.sandboxslo.store;
 
+import static org.sandboxslo.store.jooq.Tables.SLO_BUDGET_BUCKET;
+import static org.sandboxslo.store.jooq.Tables.SLO_DEFINITION;
+import static org.sandboxslo.store.jooq.Tables.SLO_EXCLUSION;
+
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -13,14 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.jooq.DSLContext;
-import org.jooq.Field;
 import org.jooq.Query;
-import org.jooq.SQLDialect;
-import org.jooq.Table;
-import org.jooq.conf.ParamType;
-import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
-import org.jooq.impl.SQLDataType;
 import org.sandboxslo.engine.slo.SloLedger;
 
 /**
@@ -31,82 +29,61 @@ import org.sandboxslo.engine.slo.SloLedger;
  * by jOOQ with {@code $n} markers and run by vertx-pg-client.
  */
 public final class SloStore {
-  static final Table<?> DEF = DSL.table(DSL.name("slo_definition"));
-  static final Field<String> DEF_NAME = DSL.field(DSL.name("name"), SQLDataType.CLOB);
-  static final Field<String> DEF_BODY = DSL.field(DSL.name("body"), SQLDataType.CLOB);
-  static final Field<String> DEF_AUTHOR = DSL.field(DSL.name("author"), SQLDataType.CLOB);
-  static final Field<OffsetDateTime> DEF_CREATED =
-      DSL.field(DSL.name("created_at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
-
-  static final Table<?> BUCKET = DSL.table(DSL.name("slo_budget_bucket"));
-  static final Field<String> B_SLO = DSL.field(DSL.name("slo"), SQLDataType.CLOB);
-  static final Field<String> B_RES = DSL.field(DSL.name("resolution"), SQLDataType.CLOB);
-  static final Field<OffsetDateTime> B_START =
-      DSL.field(DSL.name("bucket_start"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
-  static final Field<Long> B_WIDTH = DSL.field(DSL.name("width_ms"), SQLDataType.BIGINT);
-  static final Field<Long> B_GOOD = DSL.field(DSL.name("good"), SQLDataType.BIGINT);
-  static final Field<Long> B_VALID = DSL.field(DSL.name("valid"), SQLDataType.BIGINT);
-  static final Field<OffsetDateTime> B_UPDATED =
-      DSL.field(DSL.name("updated_at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
-
-  static final Table<?> EXCL = DSL.table(DSL.name("slo_exclusion"));
-  static final Field<Long> X_ID = DSL.field(DSL.name("id"), SQLDataType.BIGINT);
-  static final Field<String> X_SLO = DSL.field(DSL.name("slo"), SQLDataType.CLOB);
-  static final Field<OffsetDateTime> X_FROM =
-      DSL.field(DSL.name("from_at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
-  static final Field<OffsetDateTime> X_TO =
-      DSL.field(DSL.name("to_at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
-  static final Field<String> X_REASON = DSL.field(DSL.name("reason"), SQLDataType.CLOB);
-  static final Field<String> X_AUTHOR = DSL.field(DSL.name("author"), SQLDataType.CLOB);
-  static final Field<OffsetDateTime> X_CREATED =
-      DSL.field(DSL.name("created_at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
-
-  private static final DSLContext SQL =
-      DSL.using(
-          SQLDialect.POSTGRES,
-          new Settings()
-              .withParamType(ParamType.NAMED)
-              .withRenderNamedParamPrefix("$")
-              .withRenderSchema(false));
+  private static final DSLContext SQL = Sql.SQL;
 
   private static final String UPSERT_DEF =
-      SQL.insertInto(DEF, DEF_NAME, DEF_BODY, DEF_AUTHOR)
+      SQL.insertInto(
+              SLO_DEFINITION, SLO_DEFINITION.NAME, SLO_DEFINITION.BODY, SLO_DEFINITION.AUTHOR)
           .values(
-              DSL.val((String) null, DEF_NAME),
-              DSL.val((String) null, DEF_BODY),
-              DSL.val((String) null, DEF_AUTHOR))
-          .onConflict(DEF_NAME)
+              DSL.val((String) null, SLO_DEFINITION.NAME),
+              DSL.val((String) null, SLO_DEFINITION.BODY),
+              DSL.val((String) null, SLO_DEFINITION.AUTHOR))
+          .onConflict(SLO_DEFINITION.NAME)
           .doUpdate()
-          .set(DEF_BODY, DSL.excluded(DEF_BODY))
-          .set(DEF_AUTHOR, DSL.excluded(DEF_AUTHOR))
+          .set(SLO_DEFINITION.BODY, DSL.excluded(SLO_DEFINITION.BODY))
+          .set(SLO_DEFINITION.AUTHOR, DSL.excluded(SLO_DEFINITION.AUTHOR))
           .getSQL();
 
   private static final String UPSERT_BUCKET =
-      SQL.insertInto(BUCKET, B_SLO, B_RES, B_START, B_WIDTH, B_GOOD, B_VALID)
+      SQL.insertInto(
+              SLO_BUDGET_BUCKET,
+              SLO_BUDGET_BUCKET.SLO,
+              SLO_BUDGET_BUCKET.RESOLUTION,
+              SLO_BUDGET_BUCKET.BUCKET_START,
+              SLO_BUDGET_BUCKET.WIDTH_MS,
+              SLO_BUDGET_BUCKET.GOOD,
+              SLO_BUDGET_BUCKET.VALID)
           .values(
-              DSL.val((String) null, B_SLO),
-              DSL.val((String) null, B_RES),
-              DSL.val((OffsetDateTime) null, B_START),
-              DSL.val((Long) null, B_WIDTH),
-              DSL.val((Long) null, B_GOOD),
-              DSL.val((Long) null, B_VALID))
-          .onConflict(B_SLO, B_RES, B_START)
+              DSL.val((String) null, SLO_BUDGET_BUCKET.SLO),
+              DSL.val((String) null, SLO_BUDGET_BUCKET.RESOLUTION),
+              DSL.val((OffsetDateTime) null, SLO_BUDGET_BUCKET.BUCKET_START),
+              DSL.val((Long) null, SLO_BUDGET_BUCKET.WIDTH_MS),
+              DSL.val((Long) null, SLO_BUDGET_BUCKET.GOOD),
+              DSL.val((Long) null, SLO_BUDGET_BUCKET.VALID))
+          .onConflict(
+              SLO_BUDGET_BUCKET.SLO, SLO_BUDGET_BUCKET.RESOLUTION, SLO_BUDGET_BUCKET.BUCKET_START)
           .doUpdate()
-          .set(B_WIDTH, DSL.excluded(B_WIDTH))
-          .set(B_GOOD, DSL.excluded(B_GOOD))
-          .set(B_VALID, DSL.excluded(B_VALID))
-          .set(B_UPDATED, DSL.currentOffsetDateTime())
+          .set(SLO_BUDGET_BUCKET.WIDTH_MS, DSL.excluded(SLO_BUDGET_BUCKET.WIDTH_MS))
+          .set(SLO_BUDGET_BUCKET.GOOD, DSL.excluded(SLO_BUDGET_BUCKET.GOOD))
+          .set(SLO_BUDGET_BUCKET.VALID, DSL.excluded(SLO_BUDGET_BUCKET.VALID))
+          .set(SLO_BUDGET_BUCKET.UPDATED_AT, DSL.currentOffsetDateTime())
           .getSQL();
 
   private static final String INSERT_EXCL =
-      SQL.insertInto(EXCL, X_SLO, X_FROM, X_TO, X_REASON, X_AUTHOR)
+      SQL.insertInto(
+              SLO_EXCLUSION,
+              SLO_EXCLUSION.SLO,
+              SLO_EXCLUSION.FROM_AT,
+              SLO_EXCLUSION.TO_AT,
+              SLO_EXCLUSION.REASON,
+              SLO_EXCLUSION.AUTHOR)
           .values(
-              DSL.val((String) null, X_SLO),
-              DSL.val((OffsetDateTime) null, X_FROM),
-              DSL.val((OffsetDateTime) null, X_TO),
-              DSL.val((String) null, X_REASON),
-              DSL.val((String) null, X_AUTHOR))
-          .returning(X_ID, X_CREATED)
+              DSL.val((String) null, SLO_EXCLUSION.SLO),
+              DSL.val((OffsetDateTime) null, SLO_EXCLUSION.FROM_AT),
+              DSL.val((OffsetDateTime) null, SLO_EXCLUSION.TO_AT),
+              DSL.val((String) null, SLO_EXCLUSION.REASON),
+              DSL.val((String) null, SLO_EXCLUSION.AUTHOR))
+          .returning(SLO_EXCLUSION.ID, SLO_EXCLUSION.CREATED_AT)
           .getSQL();
 
   /**
@@ -152,8 +129,8 @@ public final class SloStore {
 
   /** Deletes a user SLO; true when a row was deleted. Its buckets and exclusions go too. */
   public Future<Boolean> deleteDefinition(String name) {
-    Query d = SQL.deleteFrom(DEF).where(DEF_NAME.eq(name));
-    Query b = SQL.deleteFrom(BUCKET).where(B_SLO.eq(name));
+    Query d = SQL.deleteFrom(SLO_DEFINITION).where(SLO_DEFINITION.NAME.eq(name));
+    Query b = SQL.deleteFrom(SLO_BUDGET_BUCKET).where(SLO_BUDGET_BUCKET.SLO.eq(name));
     return pool.preparedQuery(d.getSQL())
         .execute(Tuple.from(d.getBindValues()))
         .compose(
@@ -164,7 +141,10 @@ public final class SloStore {
   }
 
   public Future<List<StoredDefinition>> definitions() {
-    Query q = SQL.select(DEF_NAME, DEF_BODY).from(DEF).orderBy(DEF_CREATED, DEF_NAME);
+    Query q =
+        SQL.select(SLO_DEFINITION.NAME, SLO_DEFINITION.BODY)
+            .from(SLO_DEFINITION)
+            .orderBy(SLO_DEFINITION.CREATED_AT, SLO_DEFINITION.NAME);
     return pool.preparedQuery(q.getSQL())
         .execute(Tuple.from(q.getBindValues()))
         .map(
@@ -199,11 +179,16 @@ public final class SloStore {
   /** Stored buckets of one SLO starting at or after {@code since}, oldest first. */
   public Future<List<SloLedger.Bucket>> buckets(String slo, Instant since) {
     Query q =
-        SQL.select(B_RES, B_START, B_WIDTH, B_GOOD, B_VALID)
-            .from(BUCKET)
-            .where(B_SLO.eq(slo))
-            .and(B_START.ge(since.atOffset(ZoneOffset.UTC)))
-            .orderBy(B_START);
+        SQL.select(
+                SLO_BUDGET_BUCKET.RESOLUTION,
+                SLO_BUDGET_BUCKET.BUCKET_START,
+                SLO_BUDGET_BUCKET.WIDTH_MS,
+                SLO_BUDGET_BUCKET.GOOD,
+                SLO_BUDGET_BUCKET.VALID)
+            .from(SLO_BUDGET_BUCKET)
+            .where(SLO_BUDGET_BUCKET.SLO.eq(slo))
+            .and(SLO_BUDGET_BUCKET.BUCKET_START.ge(since.atOffset(ZoneOffset.UTC)))
+            .orderBy(SLO_BUDGET_BUCKET.BUCKET_START);
     return pool.preparedQuery(q.getSQL())
         .execute(Tuple.from(q.getBindValues()))
         .map(
@@ -224,7 +209,9 @@ public final class SloStore {
 
   /** Deletes buckets that started before {@code before} (older than every period). */
   public Future<Integer> pruneBuckets(Instant before) {
-    Query q = SQL.deleteFrom(BUCKET).where(B_START.lt(before.atOffset(ZoneOffset.UTC)));
+    Query q =
+        SQL.deleteFrom(SLO_BUDGET_BUCKET)
+            .where(SLO_BUDGET_BUCKET.BUCKET_START.lt(before.atOffset(ZoneOffset.UTC)));
     return pool.preparedQuery(q.getSQL())
         .execute(Tuple.from(q.getBindValues()))
         .map(rs -> rs.rowCount());
@@ -246,9 +233,16 @@ public final class SloStore {
 
   public Future<List<StoredExclusion>> exclusions() {
     Query q =
-        SQL.select(X_ID, X_SLO, X_FROM, X_TO, X_REASON, X_AUTHOR, X_CREATED)
-            .from(EXCL)
-            .orderBy(X_ID);
+        SQL.select(
+                SLO_EXCLUSION.ID,
+                SLO_EXCLUSION.SLO,
+                SLO_EXCLUSION.FROM_AT,
+                SLO_EXCLUSION.TO_AT,
+                SLO_EXCLUSION.REASON,
+                SLO_EXCLUSION.AUTHOR,
+                SLO_EXCLUSION.CREATED_AT)
+            .from(SLO_EXCLUSION)
+            .orderBy(SLO_EXCLUSION.ID);
     return pool.preparedQuery(q.getSQL())
         .execute(Tuple.from(q.getBindValues()))
         .map(

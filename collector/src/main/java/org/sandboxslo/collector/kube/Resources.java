@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.sandboxslo.engine.model.Kind;
+import org.sandboxslo.engine.time.Rfc3339;
 
 /**
  * Generic access to the four agent-sandbox kinds through fabric8 {@link
@@ -170,7 +171,7 @@ public final class Resources {
       return null;
     }
     try {
-      return OffsetDateTime.parse(ts, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+      return Rfc3339.parse("timestamp", ts);
     } catch (RuntimeException e) {
       return null;
     }

@@ -6,8 +6,6 @@ import io.vertx.ext.web.RoutingContext;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 
 /** Small helpers shared by the route classes of this package. */
@@ -77,7 +75,7 @@ public final class Json {
         return Instant.ofEpochSecond(
             s.longValue(), s.remainder(BigDecimal.ONE).movePointRight(9).longValue());
       }
-      return OffsetDateTime.parse(value, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+      return org.sandboxslo.engine.time.Rfc3339.parse(field, value);
     } catch (DateTimeParseException | ArithmeticException e) {
       throw ApiException.badRequest(
           field,

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.api.JsonBody;
+import org.sandboxslo.engine.time.Rfc3339;
 
 /**
  * The Alertmanager webhook receiver ({@code POST /hooks/alertmanager}, payload version "4",
@@ -184,7 +185,7 @@ public final class AlertmanagerHook {
       return null; // Alertmanager's zero time: still firing
     }
     try {
-      return Instant.parse(s);
+      return Rfc3339.parse(field, s);
     } catch (DateTimeParseException e) {
       throw new ApiException(400, "bad request", field, "not an RFC 3339 time: '" + s + "'");
     }

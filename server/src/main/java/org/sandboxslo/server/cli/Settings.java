@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -112,16 +113,26 @@ public final class Settings {
     }
   }
 
-  /** Parses {@code key=value} pairs (for {@code --set}); throws naming the bad pair. */
+  /** Parses {@code key=value} pairs (for {@code --set}), sorted; throws naming the bad pair. */
   public static Map<String, String> pairs(List<String> pairs) {
-    Map<String, String> out = new TreeMap<>();
+    return new TreeMap<>(pairs(pairs, "--set"));
+  }
+
+  /**
+   * Parses {@code key=value} pairs in order (keys and values trimmed; a later key wins).
+   *
+   * @param option the option the pairs came from, named in the error
+   * @throws IllegalArgumentException "{@code option} x: expected key=value"
+   */
+  public static Map<String, String> pairs(List<String> pairs, String option) {
+    Map<String, String> out = new LinkedHashMap<>();
     if (pairs == null) {
       return out;
     }
     for (String p : pairs) {
       int i = p.indexOf('=');
       if (i <= 0) {
-        throw new IllegalArgumentException("--set " + p + ": expected key=value");
+        throw new IllegalArgumentException(option + " " + p + ": expected key=value");
       }
       out.put(p.substring(0, i).trim(), p.substring(i + 1).trim());
     }

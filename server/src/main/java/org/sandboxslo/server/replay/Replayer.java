@@ -24,6 +24,7 @@ import org.sandboxslo.engine.model.ObjectView;
 import org.sandboxslo.engine.scrape.ControllerView;
 import org.sandboxslo.engine.scrape.PromText;
 import org.sandboxslo.engine.scrape.Scrape;
+import org.sandboxslo.engine.time.Rfc3339;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
@@ -102,7 +103,7 @@ public final class Replayer {
       Map<String, Object> e = (Map<String, Object>) em;
       Instant at;
       try {
-        at = Instant.parse(String.valueOf(e.get("at")));
+        at = Rfc3339.parse("timeline[" + i + "].at", String.valueOf(e.get("at")));
       } catch (RuntimeException ex) {
         run.skipped.add("timeline[" + i + "].at: bad time '" + e.get("at") + "'");
         continue;
@@ -111,7 +112,9 @@ public final class Replayer {
       run.entry("timeline[" + i + "]", String.valueOf(e.get("type")), e, at);
     }
     Instant clock =
-        root.get("clock") != null ? Instant.parse(String.valueOf(root.get("clock"))) : last;
+        root.get("clock") != null
+            ? Rfc3339.parse("clock", String.valueOf(root.get("clock")))
+            : last;
     if (clock == null) {
       throw new IllegalArgumentException("timeline is empty and has no clock");
     }

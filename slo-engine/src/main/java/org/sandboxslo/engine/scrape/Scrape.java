@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import org.sandboxslo.engine.time.Rfc3339;
 
 /**
  * One successful scrape of one target.
@@ -62,7 +63,7 @@ public record Scrape(Instant at, String target, List<Sample> samples) {
       if (header) {
         String[] parts = line.substring("# SCRAPE ".length()).trim().split("\\s+");
         try {
-          at = Instant.parse(parts[0]);
+          at = Rfc3339.parse("scrape time", parts[0]);
         } catch (DateTimeParseException e) {
           throw new IllegalArgumentException(
               "line " + (i + 1) + ": bad scrape time '" + parts[0] + "'");
