@@ -40,9 +40,21 @@ class ProductionClasspathTest {
   static List<String> jars() throws Exception {
     String cp = Files.readString(Path.of("target", "runtime-classpath.txt")).strip();
     return Arrays.stream(cp.split(File.pathSeparator))
-        .map(p -> Path.of(p).getFileName().toString())
+        .map(ProductionClasspathTest::name)
         .sorted()
         .collect(Collectors.toList());
+  }
+
+  /**
+   * A jar's file name; for a sibling module built in the same reactor without packaging ({@code mvn
+   * test}), {@code <module>/target/classes} is named {@code <module>-classes}.
+   */
+  static String name(String entry) {
+    Path p = Path.of(entry);
+    if (p.endsWith(Path.of("target", "classes")) && p.getNameCount() >= 3) {
+      return p.getParent().getParent().getFileName() + "-classes";
+    }
+    return p.getFileName().toString();
   }
 
   @Test
