@@ -76,14 +76,14 @@ class PodCollectorTest {
             events::add,
             Clock.fixed(Instant.parse("2026-09-01T10:00:00Z"), ZoneOffset.UTC));
     collector.start();
-    await().atMost(Duration.ofSeconds(60)).until(() -> !events.isEmpty() && collector.hasSynced());
+    await().atMost(Duration.ofSeconds(90)).until(() -> !events.isEmpty() && collector.hasSynced());
     FleetEvent.PodUpserted up = (FleetEvent.PodUpserted) events.get(0);
     assertEquals("sbx-1", up.pod().ref().name());
     assertEquals("golden-1", up.pod().snapshot());
     assertEquals("ErrImagePull", up.pod().failingContainers().get(0).waitingReason());
     client.pods().inNamespace("team-a").withName("sbx-1").delete();
     await()
-        .atMost(Duration.ofSeconds(30))
+        .atMost(Duration.ofSeconds(90))
         .until(() -> events.stream().anyMatch(e -> e instanceof FleetEvent.PodDeleted));
     assertTrue(
         events.stream()
