@@ -68,10 +68,25 @@ public final class ControllerViewService implements AutoCloseable {
   private final List<Scrape> scrapes = new CopyOnWriteArrayList<>();
   private final List<Instant> failures = new CopyOnWriteArrayList<>();
   private final long timer;
+  private final java.util.function.Consumer<Scrape> onScrape;
   private volatile String lastError;
 
   /** Starts scraping {@code settings.controllerUrl()} (must be set). */
   public ControllerViewService(Vertx vertx, SloSettings settings, Clock clock) {
+    this(vertx, settings, clock, s -> {});
+  }
+
+  /**
+   * Starts scraping {@code settings.controllerUrl()} (must be set) and hands every successful
+   * scrape to {@code onScrape} as well (the wiring feeds the engine's {@code FleetEvent.Scraped});
+   * it runs on the event loop and must not block.
+   */
+  public ControllerViewService(
+      Vertx vertx,
+      SloSettings settings,
+      Clock clock,
+      java.util.function.Consumer<Scrape> onScrape) {
+    this.onScrape = Objects.requireNonNull(onScrape, "onScrape");
     this.vertx = Objects.requireNonNull(vertx, "vertx");
     this.url = Objects.requireNonNull(settings.controllerUrl(), "controller-view url");
     this.interval = settings.controllerInterval();
@@ -96,8 +111,10 @@ public final class ControllerViewService implements AutoCloseable {
         .onSuccess(
             body -> {
               try {
-                add(new Scrape(at, url, PromText.parse(body.toString())));
+                Scrape s = new Scrape(at, url, PromText.parse(body.toString()));
+                add(s);
                 lastError = null;
+                onScrape.accept(s);
               } catch (IllegalArgumentException e) {
                 fail(at, "bad exposition text: " + e.getMessage());
               }

@@ -9,6 +9,7 @@ import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.console.slo.ControllerViewService;
 import org.sandboxslo.console.slo.SloService;
 import org.sandboxslo.console.slo.SloSettings;
+import org.sandboxslo.engine.model.FleetEvent;
 import org.sandboxslo.store.Database;
 import org.sandboxslo.store.SloStore;
 import org.slf4j.Logger;
@@ -50,7 +51,10 @@ public final class SloWiring {
     Clock clock = Clock.systemUTC();
     SloService service = await(SloService.start(vertx, settings, engine, store, clock));
     if (settings.controllerUrl() != null) {
-      service.controllerView(new ControllerViewService(vertx, settings, clock));
+      // every scrape also feeds the engine: the controller report and its histogram diagnoses
+      service.controllerView(
+          new ControllerViewService(
+              vertx, settings, clock, s -> engine.sink().accept(new FleetEvent.Scraped(s))));
       LOG.info(
           "controller view: scraping {} every {}",
           settings.controllerUrl(),
