@@ -42,8 +42,14 @@ class CollectorConfigTest {
         Arguments.of(
             Map.of("sloconsole.collector.namespace", "a"),
             "unknown configuration key sloconsole.collector.namespace; known:"
-                + " [sloconsole.collector.gone-recreate-after, sloconsole.collector.namespaces,"
+                + " [sloconsole.collector.controller-deployment,"
+                + " sloconsole.collector.controller-poll-interval,"
+                + " sloconsole.collector.gone-recreate-after, sloconsole.collector.namespaces,"
                 + " sloconsole.collector.resync-period]"),
+        Arguments.of(
+            Map.of(CollectorConfig.CONTROLLER_DEPLOYMENT, "Sandbox_Ops/asc"),
+            "sloconsole.collector.controller-deployment: 'Sandbox_Ops' is not a valid namespace"
+                + " name (DNS-1123 label)"),
         Arguments.of(
             Map.of(CollectorConfig.GONE_RECREATE_AFTER, "0"),
             "sloconsole.collector.gone-recreate-after must be >= 1, got 0"),

@@ -184,6 +184,9 @@ public final class ConsoleVerticle extends VerticleBase {
     ManagementRoutes.mount(r, sources, registry);
     slos.mount(r);
     remediation.mount(r);
+    new org.sandboxslo.console.routes.ProbeRoutes(sources::events, this::requireRole, clock)
+        .mount(r);
+    new org.sandboxslo.console.routes.UnservedClaimRoutes(sources::unservedClaims).mount(r);
     r.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
     jsonErrors(r);
     return r;
@@ -353,11 +356,32 @@ public final class ConsoleVerticle extends VerticleBase {
     return Json.instant(field, value, dflt);
   }
 
+  /**
+   * The caller check of routes outside remediation: the remediation API's bearer tokens and roles
+   * (401 unknown caller, 403 missing role, 503 when remediation does not run).
+   */
+  private void requireRole(String authorization, String role, String namespace) {
+    var service = remediationService;
+    if (service == null) {
+      throw ApiException.notReady("no API tokens: remediation (which holds them) is not running");
+    }
+    var caller = service.authenticator().authenticate(authorization);
+    if (namespace != null && !caller.has(role, namespace)) {
+      throw new ApiException(
+          403,
+          "forbidden",
+          "role",
+          "user " + caller.user() + " lacks role " + role + " for namespace " + namespace);
+    }
+  }
+
   private void status(RoutingContext ctx) {
     FleetSnapshot s = sources.snapshot();
     JsonObject body =
         SnapshotJson.informers(s)
-            .put("ready", sources.ready())
+            .put("watchLag", SnapshotJson.watchLag(sources.watchLag()))
+            .put("suspectStale", SnapshotJson.suspectStale(sources.suspectStale()))
+            .put("ready", sources.ready() && sources.suspectStale().isEmpty())
             .put("ingestErrors", SnapshotJson.ingestErrors(sources.ingestErrors()));
     Future<JsonObject> storeJson =
         store == null

@@ -10,14 +10,23 @@ import io.vertx.ext.web.RoutingContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.sandboxslo.console.api.SnapshotJson;
 import org.sandboxslo.console.engine.ConsoleSources;
+import org.sandboxslo.engine.diagnosis.InformerHealth;
+import org.sandboxslo.engine.model.Kind;
 
 /**
  * {@code GET /healthz} (200 {@code {"status":"ok"}} while the process serves), {@code GET /readyz}
- * (503 {@code {"status":"not ready"}} until {@link ConsoleSources#ready()}, then 200 {@code
- * {"status":"ready"}}) and {@code GET /metrics} (the registry in the format chosen from the {@code
- * Accept} header: Prometheus text by default, OpenMetrics for {@code
- * application/openmetrics-text}). Mounted on the management port and on the console port.
+ * (503 {@code {"status":"not ready"}} until {@link ConsoleSources#ready()}; 503 with {@code reason}
+ * and {@code suspectStale} while a kind's data is suspect-stale ({@link
+ * ConsoleSources#suspectStale()}); else 200 {@code {"status":"ready"}}) and {@code GET /metrics}
+ * (the registry in the format chosen from the {@code Accept} header: Prometheus text by default,
+ * OpenMetrics for {@code application/openmetrics-text}). Mounted on the management port and on the
+ * console port.
  */
 public final class ManagementRoutes {
   private static final ExpositionFormats FORMATS = ExpositionFormats.init();
@@ -32,12 +41,34 @@ public final class ManagementRoutes {
         .handler(
             ctx -> {
               boolean ready = sources.ready();
-              json(
-                  ctx,
-                  ready ? 200 : 503,
-                  new JsonObject().put("status", ready ? "ready" : "not ready"));
+              Map<Kind, InformerHealth.Suspicion> suspects =
+                  ready ? sources.suspectStale() : Map.of();
+              if (!ready) {
+                json(ctx, 503, new JsonObject().put("status", "not ready"));
+              } else if (!suspects.isEmpty()) {
+                json(ctx, 503, suspectBody(suspects));
+              } else {
+                json(ctx, 200, new JsonObject().put("status", "ready"));
+              }
             });
     router.get("/metrics").handler(ctx -> metrics(ctx, registry));
+  }
+
+  /**
+   * {@code {"status":"not ready","reason":"suspect-stale data: ...","suspectStale":[{"kind",
+   * "since","reason"}]}}, kinds in upstream order.
+   */
+  static JsonObject suspectBody(Map<Kind, InformerHealth.Suspicion> suspects) {
+    List<String> reasons = new ArrayList<>();
+    new TreeMap<>(suspects)
+        .values()
+        .forEach(
+            s ->
+                reasons.add(s.kind().kindName() + " since " + s.since() + " (" + s.reason() + ")"));
+    return new JsonObject()
+        .put("status", "not ready")
+        .put("reason", "suspect-stale data: " + String.join("; ", reasons))
+        .put("suspectStale", SnapshotJson.suspectStale(suspects));
   }
 
   private static void metrics(RoutingContext ctx, PrometheusRegistry registry) {

@@ -61,6 +61,10 @@ class ConsoleVerticleTest {
     SOURCES.ready = true;
     SOURCES.ingestFailure = null;
     SOURCES.ingestErrors.clear();
+    SOURCES.watchLag = Map.of();
+    SOURCES.suspectStale = Map.of();
+    SOURCES.unserved = java.util.List.of();
+    SOURCES.findings = java.util.List.of();
   }
 
   static Future<HttpResponse<Buffer>> get(String path) {
@@ -279,6 +283,9 @@ class ConsoleVerticleTest {
                                   + "\"SandboxClaim\":false},\"watchLagSeconds\":{\"Sandbox\":"
                                   + "{\"last\":0.2,\"max5m\":1.5},\"SandboxTemplate\":null,"
                                   + "\"SandboxWarmPool\":null,\"SandboxClaim\":null},"
+                                  + "\"watchLag\":{\"Sandbox\":null,\"SandboxTemplate\":null,"
+                                  + "\"SandboxWarmPool\":null,\"SandboxClaim\":null},"
+                                  + "\"suspectStale\":[],"
                                   + "\"ready\":true,\"ingestErrors\":"
                                   + "{\"SandboxClaim/bad-annotation\":2},"
                                   + "\"store\":{\"enabled\":false,\"rows\":null,\"error\":null}}");
@@ -451,5 +458,201 @@ class ConsoleVerticleTest {
                         }
                       });
                 }));
+  }
+
+  static final java.time.Instant T = java.time.Instant.parse("2026-10-05T09:00:00Z");
+
+  @Test
+  void readyzIs503WithTheReasonWhileAKindIsSuspectStale(VertxTestContext tc) {
+    SOURCES.suspectStale =
+        Map.of(
+            org.sandboxslo.engine.model.Kind.SANDBOX,
+            new org.sandboxslo.engine.diagnosis.InformerHealth.Suspicion(
+                org.sandboxslo.engine.model.Kind.SANDBOX,
+                T,
+                "claims named a Sandbox 3 times while the Sandbox stream was silent for 150 s"));
+    Future.all(getManagement("/readyz"), get("/readyz"), get("/api/v1/status"))
+        .onComplete(
+            tc.succeeding(
+                all ->
+                    tc.verify(
+                        () -> {
+                          String body =
+                              "{\"status\":\"not ready\",\"reason\":\"suspect-stale data:"
+                                  + " Sandbox since 2026-10-05T09:00:00Z (claims named a Sandbox 3"
+                                  + " times while the Sandbox stream was silent for 150 s)\","
+                                  + "\"suspectStale\":[{\"kind\":\"Sandbox\",\"since\":"
+                                  + "\"2026-10-05T09:00:00Z\",\"reason\":\"claims named a Sandbox"
+                                  + " 3 times while the Sandbox stream was silent for 150 s\"}]}";
+                          assertJson(all.resultAt(0), 503, body);
+                          assertJson(all.resultAt(1), 503, body);
+                          JsonObject status =
+                              ((HttpResponse<Buffer>) all.resultAt(2)).bodyAsJsonObject();
+                          assertEquals(false, status.getBoolean("ready"));
+                          assertEquals(
+                              "Sandbox",
+                              status
+                                  .getJsonArray("suspectStale")
+                                  .getJsonObject(0)
+                                  .getString("kind"));
+                          tc.completeNow();
+                        })));
+  }
+
+  @Test
+  void statusHasWatchLagPerKindFromWatchDeliveries(VertxTestContext tc) {
+    SOURCES.watchLag =
+        Map.of(
+            org.sandboxslo.engine.model.Kind.SANDBOX_CLAIM,
+            new org.sandboxslo.engine.diagnosis.KindLag(
+                org.sandboxslo.engine.model.Kind.SANDBOX_CLAIM,
+                java.time.Duration.ofMillis(12_500),
+                T,
+                java.time.Duration.ofSeconds(40),
+                7,
+                T));
+    get("/api/v1/status")
+        .onComplete(
+            tc.succeeding(
+                r ->
+                    tc.verify(
+                        () -> {
+                          JsonObject lag = r.bodyAsJsonObject().getJsonObject("watchLag");
+                          assertEquals(
+                              new JsonObject()
+                                  .put("lastSeconds", 12.5)
+                                  .put("lastAt", "2026-10-05T09:00:00Z")
+                                  .put("max5mSeconds", 40.0)
+                                  .put("samples5m", 7)
+                                  .put("lastDeliveryAt", "2026-10-05T09:00:00Z"),
+                              lag.getJsonObject("SandboxClaim"));
+                          assertTrue(lag.containsKey("Sandbox"));
+                          assertEquals(null, lag.getValue("Sandbox"));
+                          assertEquals(0, r.bodyAsJsonObject().getJsonArray("suspectStale").size());
+                          assertEquals(true, r.bodyAsJsonObject().getBoolean("ready"));
+                          tc.completeNow();
+                        })));
+  }
+
+  @Test
+  void unservedClaimsHaveTheirOwnRouteWithFilters(VertxTestContext tc) {
+    var rejected =
+        new org.sandboxslo.engine.diagnosis.UnservedClaim(
+            new org.sandboxslo.engine.model.ObjectRef("team-a", "c1"),
+            "u-c1",
+            "pool-py",
+            "tpl-py",
+            org.sandboxslo.engine.diagnosis.UnservedClaim.Outcome.REJECTED,
+            "EnvVarsInjectionRejected",
+            "env is not allowed by the template",
+            T.minusSeconds(60),
+            T,
+            true);
+    var blocked =
+        new org.sandboxslo.engine.diagnosis.UnservedClaim(
+            new org.sandboxslo.engine.model.ObjectRef("team-b", "c2"),
+            "u-c2",
+            "gone-pool",
+            null,
+            org.sandboxslo.engine.diagnosis.UnservedClaim.Outcome.REJECTED,
+            "WarmPoolNotFound",
+            null,
+            null,
+            T,
+            false);
+    SOURCES.unserved = java.util.List.of(rejected, blocked);
+    Future.all(
+            get("/api/v1/claims/unserved"),
+            get("/api/v1/claims/unserved?namespace=team-b"),
+            get("/api/v1/claims/unserved?terminal=true"),
+            get("/api/v1/claims/unserved?terminal=maybe"))
+        .onComplete(
+            tc.succeeding(
+                all ->
+                    tc.verify(
+                        () -> {
+                          var items =
+                              ((HttpResponse<Buffer>) all.resultAt(0))
+                                  .bodyAsJsonObject()
+                                  .getJsonArray("items");
+                          assertEquals(2, items.size());
+                          assertEquals(
+                              new JsonObject()
+                                  .put("namespace", "team-a")
+                                  .put("name", "c1")
+                                  .put("uid", "u-c1")
+                                  .put("warmPool", "pool-py")
+                                  .put("template", "tpl-py")
+                                  .put("outcome", "rejected")
+                                  .put("reason", "EnvVarsInjectionRejected")
+                                  .put("message", "env is not allowed by the template")
+                                  .put("firstSeen", "2026-10-05T08:59:00Z")
+                                  .put("endedAt", "2026-10-05T09:00:00Z")
+                                  .put("terminal", true),
+                              items.getJsonObject(0));
+                          assertEquals(
+                              "c2",
+                              ((HttpResponse<Buffer>) all.resultAt(1))
+                                  .bodyAsJsonObject()
+                                  .getJsonArray("items")
+                                  .getJsonObject(0)
+                                  .getString("name"));
+                          assertEquals(
+                              1,
+                              ((HttpResponse<Buffer>) all.resultAt(2))
+                                  .bodyAsJsonObject()
+                                  .getJsonArray("items")
+                                  .size());
+                          assertJson(
+                              all.resultAt(3),
+                              400,
+                              "{\"error\":\"bad request\",\"field\":\"terminal\","
+                                  + "\"reason\":\"expected true or false, got 'maybe'\"}");
+                          tc.completeNow();
+                        })));
+  }
+
+  @Test
+  void findingsJsonCarriesWhatAProposalDeletesAndWhetherItAddsCreates(VertxTestContext tc) {
+    var f =
+        new org.sandboxslo.engine.finding.Finding(
+            org.sandboxslo.engine.finding.FindingKind.POOL_OVER_CREATION,
+            "SandboxWarmPool team-a/pool-py",
+            org.sandboxslo.engine.finding.Severity.HIGH,
+            T,
+            T,
+            "owned 12 of 3",
+            java.util.List.of(),
+            java.util.List.of(),
+            java.util.List.of(
+                new org.sandboxslo.engine.finding.Proposal(
+                    "DeleteExcessMembers",
+                    "delete 2 unclaimed excess members",
+                    java.util.List.of("delete pool-py-x1", "delete pool-py-x2"),
+                    true,
+                    java.util.List.of("team-a/pool-py-x1", "team-a/pool-py-x2"),
+                    false)));
+    SOURCES.findings =
+        java.util.List.of(new org.sandboxslo.console.engine.FindingState(f, T, null));
+    get("/api/v1/findings?kind=PoolOverCreation")
+        .onComplete(
+            tc.succeeding(
+                r ->
+                    tc.verify(
+                        () -> {
+                          JsonObject p =
+                              r.bodyAsJsonObject()
+                                  .getJsonArray("items")
+                                  .getJsonObject(0)
+                                  .getJsonArray("proposals")
+                                  .getJsonObject(0);
+                          assertEquals(
+                              new io.vertx.core.json.JsonArray()
+                                  .add("team-a/pool-py-x1")
+                                  .add("team-a/pool-py-x2"),
+                              p.getJsonArray("deletes"));
+                          assertEquals(false, p.getBoolean("addsCreates"));
+                          tc.completeNow();
+                        })));
   }
 }

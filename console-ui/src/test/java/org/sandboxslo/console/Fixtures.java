@@ -135,10 +135,35 @@ public final class Fixtures {
     public volatile boolean ready;
     public volatile RuntimeException ingestFailure;
     public final Map<String, Long> ingestErrors = new ConcurrentHashMap<>();
+    public volatile Map<Kind, org.sandboxslo.engine.diagnosis.KindLag> watchLag = Map.of();
+    public volatile Map<Kind, org.sandboxslo.engine.diagnosis.InformerHealth.Suspicion>
+        suspectStale = Map.of();
+    public volatile List<org.sandboxslo.engine.diagnosis.UnservedClaim> unserved = List.of();
+    public volatile List<org.sandboxslo.console.engine.FindingState> findings = List.of();
 
     @Override
     public FleetSnapshot snapshot() {
       return snapshot;
+    }
+
+    @Override
+    public Map<Kind, org.sandboxslo.engine.diagnosis.KindLag> watchLag() {
+      return watchLag;
+    }
+
+    @Override
+    public Map<Kind, org.sandboxslo.engine.diagnosis.InformerHealth.Suspicion> suspectStale() {
+      return suspectStale;
+    }
+
+    @Override
+    public List<org.sandboxslo.engine.diagnosis.UnservedClaim> unservedClaims() {
+      return unserved;
+    }
+
+    @Override
+    public List<org.sandboxslo.console.engine.FindingState> findings() {
+      return findings;
     }
 
     @Override

@@ -21,7 +21,16 @@ public record EngineConfig(List<Duration> windows, Duration bucketWidth, Duratio
   public static final String WINDOWS = PREFIX + "windows";
   public static final String BUCKET_WIDTH = PREFIX + "bucket-width";
   public static final String RESUME_TIMEOUT = PREFIX + "resume-timeout";
-  private static final Set<String> KEYS = Set.of(WINDOWS, BUCKET_WIDTH, RESUME_TIMEOUT);
+
+  /**
+   * The failed-rollout progress deadline; read by {@link
+   * org.sandboxslo.engine.diagnosis.DiagnosisSettings#fromMap}, accepted here so the prefix check
+   * knows it.
+   */
+  public static final String ROLLOUT_PROGRESS_DEADLINE = PREFIX + "rollout-progress-deadline";
+
+  private static final Set<String> KEYS =
+      Set.of(WINDOWS, BUCKET_WIDTH, RESUME_TIMEOUT, ROLLOUT_PROGRESS_DEADLINE);
 
   public EngineConfig {
     Objects.requireNonNull(bucketWidth, "bucketWidth");

@@ -53,6 +53,26 @@ class EngineConfigTest {
   }
 
   @Test
+  void rolloutProgressDeadlineIsAnEngineKeyReadIntoTheDiagnosisSettings() {
+    Map<String, String> m = Map.of("sloconsole.engine.rollout-progress-deadline", "90s");
+    EngineConfig.fromMap(m); // a known key under the prefix
+    assertEquals(
+        Duration.ofSeconds(90),
+        org.sandboxslo.engine.diagnosis.DiagnosisSettings.fromMap(m).progressDeadline());
+    assertEquals(
+        Duration.ofMinutes(10),
+        org.sandboxslo.engine.diagnosis.DiagnosisSettings.fromMap(Map.of()).progressDeadline());
+    assertEquals(
+        "sloconsole.engine.rollout-progress-deadline must be > 0, got 0s",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    org.sandboxslo.engine.diagnosis.DiagnosisSettings.fromMap(
+                        Map.of("sloconsole.engine.rollout-progress-deadline", "0s")))
+            .getMessage());
+  }
+
+  @Test
   void formatsDurations() {
     assertEquals("5m", Durations.format(Duration.ofMinutes(5)));
     assertEquals("1h", Durations.format(Duration.ofHours(1)));

@@ -184,6 +184,51 @@ public final class SnapshotJson {
         .put("watchLagSeconds", lag);
   }
 
+  /**
+   * Watch lag per kind from watch deliveries only ({@code FleetEngine#watchLag}); every kind is
+   * listed, {@code null} without a sample.
+   *
+   * @return {@code {"Sandbox":{"lastSeconds","lastAt","max5mSeconds","samples5m",
+   *     "lastDeliveryAt"}|null,...}}
+   */
+  public static JsonObject watchLag(Map<Kind, org.sandboxslo.engine.diagnosis.KindLag> lags) {
+    JsonObject o = new JsonObject();
+    for (Kind k : Kind.values()) {
+      org.sandboxslo.engine.diagnosis.KindLag l = lags.get(k);
+      o.put(
+          k.kindName(),
+          l == null
+              ? null
+              : new JsonObject()
+                  .put("lastSeconds", l.last() == null ? null : seconds(l.last()))
+                  .put("lastAt", l.lastAt() == null ? null : l.lastAt().toString())
+                  .put("max5mSeconds", seconds(l.max5m()))
+                  .put("samples5m", l.samples5m())
+                  .put(
+                      "lastDeliveryAt",
+                      l.lastDeliveryAt() == null ? null : l.lastDeliveryAt().toString()));
+    }
+    return o;
+  }
+
+  /**
+   * Suspect-stale kinds in upstream order: {@code [{"kind","since","reason"}]}, empty when none.
+   */
+  public static io.vertx.core.json.JsonArray suspectStale(
+      Map<Kind, org.sandboxslo.engine.diagnosis.InformerHealth.Suspicion> suspects) {
+    io.vertx.core.json.JsonArray a = new io.vertx.core.json.JsonArray();
+    new java.util.TreeMap<>(suspects)
+        .values()
+        .forEach(
+            s ->
+                a.add(
+                    new JsonObject()
+                        .put("kind", s.kind().kindName())
+                        .put("since", s.since().toString())
+                        .put("reason", s.reason())));
+    return a;
+  }
+
   /** Ingest error counts as a JSON object keyed {@code kind/reason}, sorted by key. */
   public static JsonObject ingestErrors(Map<String, Long> errors) {
     JsonObject o = new JsonObject();
@@ -227,7 +272,9 @@ public final class SnapshotJson {
               .put("action", p.action())
               .put("summary", p.summary())
               .put("steps", new io.vertx.core.json.JsonArray(p.steps()))
-              .put("automatic", p.automatic()));
+              .put("automatic", p.automatic())
+              .put("deletes", new io.vertx.core.json.JsonArray(p.deletes()))
+              .put("addsCreates", p.addsCreates()));
     }
     return new JsonObject()
         .put("kind", f.kind().wireName())

@@ -3,7 +3,13 @@ package org.sandboxslo.console.engine;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.sandboxslo.engine.EngineConfig;
+import org.sandboxslo.engine.diagnosis.InformerHealth;
+import org.sandboxslo.engine.diagnosis.KindLag;
+import org.sandboxslo.engine.diagnosis.UnservedClaim;
+import org.sandboxslo.engine.model.FleetEvent;
+import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 
 /**
@@ -57,5 +63,38 @@ public interface ConsoleSources {
   default <T> io.vertx.core.Future<T> call(
       java.util.function.Function<org.sandboxslo.engine.FleetEngine, T> f) {
     return io.vertx.core.Future.failedFuture("this console has no engine to ask");
+  }
+
+  /**
+   * Watch lag per kind at the latest snapshot, from watch deliveries only ({@code
+   * FleetEngine#watchLag}); kinds without a sample are absent.
+   */
+  default Map<Kind, KindLag> watchLag() {
+    return Map.of();
+  }
+
+  /**
+   * Kinds whose data is suspect-stale at the latest snapshot ({@code
+   * FleetEngine#suspectStaleKinds}); {@code /readyz} answers 503 while any is. Empty when none.
+   */
+  default Map<Kind, InformerHealth.Suspicion> suspectStale() {
+    return Map.of();
+  }
+
+  /**
+   * Claims never served (rejected, blocked, expired or deleted before Ready), oldest first, as of
+   * the latest diagnosis; empty when none or not computed.
+   */
+  default List<UnservedClaim> unservedClaims() {
+    return List.of();
+  }
+
+  /**
+   * Where events the console receives itself (identity probes posted to {@code /api/v1/probes}) go
+   * to the engine; never blocks. Null when this process has no engine to feed (the route then
+   * answers 503).
+   */
+  default Consumer<FleetEvent> events() {
+    return null;
   }
 }

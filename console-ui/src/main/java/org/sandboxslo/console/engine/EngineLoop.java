@@ -18,9 +18,14 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.sandboxslo.engine.FleetEngine;
+import org.sandboxslo.engine.diagnosis.DiagnosisSettings;
+import org.sandboxslo.engine.diagnosis.InformerHealth;
+import org.sandboxslo.engine.diagnosis.KindLag;
+import org.sandboxslo.engine.diagnosis.UnservedClaim;
 import org.sandboxslo.engine.finding.DiagnosisConfig;
 import org.sandboxslo.engine.finding.Finding;
 import org.sandboxslo.engine.model.FleetEvent;
+import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.slo.SloStatus;
 import org.slf4j.Logger;
@@ -45,7 +50,11 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
   private volatile List<SloStatus> latestSlos = List.of();
   private volatile List<FindingState> latestFindings = List.of();
   private volatile Map<String, long[]> latestHygiene = Map.of();
+  private volatile Map<Kind, KindLag> latestLag = Map.of();
+  private volatile Map<Kind, InformerHealth.Suspicion> latestSuspects = Map.of();
+  private volatile List<UnservedClaim> latestUnserved = List.of();
   private final DiagnosisConfig diagnosis;
+  private final DiagnosisSettings settings;
   private final Duration findingsEvery;
   private java.time.Instant lastDiagnosis;
 
@@ -79,7 +88,29 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
       Supplier<Map<String, Long>> ingestErrors,
       DiagnosisConfig diagnosis,
       Duration findingsEvery) {
+    this(
+        engine,
+        clock,
+        refresh,
+        ingestErrors,
+        diagnosis,
+        DiagnosisSettings.defaults(),
+        findingsEvery);
+  }
+
+  /**
+   * @param settings thresholds of the issue-8 diagnoses (progress deadline, histogram reading, ...)
+   */
+  public EngineLoop(
+      FleetEngine engine,
+      Clock clock,
+      Duration refresh,
+      Supplier<Map<String, Long>> ingestErrors,
+      DiagnosisConfig diagnosis,
+      DiagnosisSettings settings,
+      Duration findingsEvery) {
     this.diagnosis = Objects.requireNonNull(diagnosis, "diagnosis");
+    this.settings = Objects.requireNonNull(settings, "settings");
     this.findingsEvery = Objects.requireNonNull(findingsEvery, "findingsEvery");
     this.engine = Objects.requireNonNull(engine, "engine");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -125,6 +156,8 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
       java.time.Instant now = clock.instant();
       latest = engine.snapshot(now);
       latestSlos = engine.slos(now);
+      latestLag = Map.copyOf(engine.watchLag(now));
+      latestSuspects = Map.copyOf(engine.suspectStaleKinds(now, diagnosis));
       if (lastDiagnosis == null || !now.isBefore(lastDiagnosis.plus(findingsEvery))) {
         lastDiagnosis = now;
         diagnose(now);
@@ -135,7 +168,7 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
   }
 
   private void diagnose(java.time.Instant now) {
-    List<Finding> current = engine.findings(now, diagnosis);
+    List<Finding> current = engine.findings(now, diagnosis, settings);
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (Finding f : current) {
       String key = f.kind().wireName() + " " + f.subject();
@@ -167,6 +200,27 @@ public final class EngineLoop implements ConsoleSources, AutoCloseable {
     latestFindings = List.copyOf(out);
     latestHygiene =
         Map.copyOf(engine.claimHygiene(now, diagnosis.finishedWithoutLifecycleWarnAfter()));
+    latestUnserved = List.copyOf(engine.unservedClaims());
+  }
+
+  @Override
+  public Map<Kind, KindLag> watchLag() {
+    return latestLag;
+  }
+
+  @Override
+  public Map<Kind, InformerHealth.Suspicion> suspectStale() {
+    return latestSuspects;
+  }
+
+  @Override
+  public List<UnservedClaim> unservedClaims() {
+    return latestUnserved;
+  }
+
+  @Override
+  public Consumer<FleetEvent> events() {
+    return sink();
   }
 
   @Override

@@ -69,6 +69,7 @@ public final class ControllerViewVerticle extends VerticleBase {
   private final List<Instant> failures = new CopyOnWriteArrayList<>();
   private HttpClient http;
   private long timer = -1;
+  private final java.util.function.Consumer<Scrape> onScrape;
   private volatile String lastError;
 
   /**
@@ -77,6 +78,16 @@ public final class ControllerViewVerticle extends VerticleBase {
    * @throws NullPointerException without a controller URL
    */
   public ControllerViewVerticle(SloSettings settings, Clock clock) {
+    this(settings, clock, s -> {});
+  }
+
+  /**
+   * As above, and hands every successful scrape to {@code onScrape} as well (the wiring feeds the
+   * engine's {@code FleetEvent.Scraped}); it runs on the event loop and must not block.
+   */
+  public ControllerViewVerticle(
+      SloSettings settings, Clock clock, java.util.function.Consumer<Scrape> onScrape) {
+    this.onScrape = Objects.requireNonNull(onScrape, "onScrape");
     this.url = Objects.requireNonNull(settings.controllerUrl(), "controller-view url");
     this.interval = settings.controllerInterval();
     this.window = settings.controllerWindow();
@@ -106,8 +117,10 @@ public final class ControllerViewVerticle extends VerticleBase {
         .onSuccess(
             body -> {
               try {
-                add(new Scrape(at, url, PromText.parse(body.toString())));
+                Scrape s = new Scrape(at, url, PromText.parse(body.toString()));
+                add(s);
                 lastError = null;
+                onScrape.accept(s);
               } catch (IllegalArgumentException e) {
                 fail(at, "bad exposition text: " + e.getMessage());
               }

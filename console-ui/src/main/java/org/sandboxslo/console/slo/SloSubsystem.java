@@ -50,13 +50,29 @@ public final class SloSubsystem {
    */
   public static Future<SloSubsystem> start(
       Vertx vertx, SloSettings settings, EngineLoop engine, SloStore storeOrNull, Clock clock) {
+    return start(vertx, settings, engine, storeOrNull, clock, s -> {});
+  }
+
+  /**
+   * As above; every controller scrape is also handed to {@code onScrape} (the engine's {@code
+   * FleetEvent.Scraped}: the controller report and its histogram diagnoses).
+   */
+  public static Future<SloSubsystem> start(
+      Vertx vertx,
+      SloSettings settings,
+      EngineLoop engine,
+      SloStore storeOrNull,
+      Clock clock,
+      java.util.function.Consumer<org.sandboxslo.engine.scrape.Scrape> onScrape) {
     Objects.requireNonNull(vertx, "vertx");
     SloHistory history = new SloHistory(engine, storeOrNull, clock);
     SloRegistry registry = new SloRegistry(settings, engine, storeOrNull, history, clock);
     SloPersistenceVerticle persistence =
         storeOrNull == null ? null : new SloPersistenceVerticle(registry, history);
     ControllerViewVerticle view =
-        settings.controllerUrl() == null ? null : new ControllerViewVerticle(settings, clock);
+        settings.controllerUrl() == null
+            ? null
+            : new ControllerViewVerticle(settings, clock, onScrape);
     List<String> ids = Collections.synchronizedList(new ArrayList<>());
     return vertx
         .deployVerticle(new SloRegistryVerticle(registry))

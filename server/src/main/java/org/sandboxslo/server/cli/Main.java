@@ -238,23 +238,43 @@ public final class Main implements Callable<Integer> {
       name = "replay",
       mixinStandardHelpOptions = true,
       description =
-          "Replay a recorded timeline (case YAML or kubectl --watch --output-watch-events JSON) and print SLIs and findings.")
+          "Replay recorded files (timeline YAML, kubectl --watch --output-watch-events -o json,"
+              + " Prometheus text with '# SCRAPE <RFC3339> target=<name>' blocks, in any mix) and"
+              + " print the state at the clock: SLIs, watch lag, the controller's view, findings"
+              + " with when they appeared and when their alert fires, and plans.")
   static final class Replay implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE", description = "Timeline file.")
-    Path file;
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "Replay files.")
+    List<Path> files = new ArrayList<>();
 
     @Option(names = "--json", description = "Print JSON instead of text.")
     boolean json;
 
+    @Option(
+        names = "--at",
+        paramLabel = "TIME",
+        description =
+            "Print the state at this RFC 3339 time (later entries are not applied); default the"
+                + " end of the recording.")
+    String at;
+
     @Override
     public Integer call() {
-      ReplayResult r = Replayer.replayFile(file);
+      ReplayResult r = Replayer.replay(files, at == null ? null : time(at));
       PrintWriter out = spec.commandLine().getOut();
       out.println(json ? r.toJson().encodePrettily() : r.toText());
       out.flush();
       return 0;
+    }
+
+    static java.time.Instant time(String s) {
+      try {
+        return java.time.OffsetDateTime.parse(s).toInstant();
+      } catch (java.time.format.DateTimeParseException e) {
+        throw new IllegalArgumentException(
+            "--at: expected an RFC 3339 time like 2026-09-01T10:15:00Z, got '" + s + "'");
+      }
     }
   }
 }

@@ -18,7 +18,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.sandboxslo.collector.CollectorConfig;
+import org.sandboxslo.collector.ControllerObjectsCollector;
 import org.sandboxslo.collector.IngestError;
+import org.sandboxslo.collector.PodCollector;
 import org.sandboxslo.collector.SandboxCollector;
 import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.ConsoleServer;
@@ -30,6 +32,8 @@ import org.sandboxslo.console.slo.SloSettings;
 import org.sandboxslo.console.slo.SloSubsystem;
 import org.sandboxslo.engine.EngineConfig;
 import org.sandboxslo.engine.FleetEngine;
+import org.sandboxslo.engine.diagnosis.DiagnosisSettings;
+import org.sandboxslo.engine.finding.DiagnosisConfig;
 import org.sandboxslo.engine.time.Durations;
 import org.sandboxslo.server.record.TimelineRecorder;
 import org.sandboxslo.store.Database;
@@ -41,11 +45,17 @@ import org.slf4j.LoggerFactory;
  * remediation, observing the cluster behind one client. {@link #watch} is production's watch mode;
  * the demo ({@code demo/}) starts it with a {@link LocalController}. Keys under {@code
  * sloconsole.app.}: {@code refresh-interval} (engine snapshot, default 1s), {@code record} (raw
- * watch events to a timeline file).
+ * watch events to a timeline file). Next to the four kinds' informers it runs the label-selected
+ * Pod informer ({@link PodCollector}) and the periodic read of the controller Deployment and the
+ * CRDs ({@link ControllerObjectsCollector}); findings get {@code sloconsole.engine.*} diagnosis
+ * settings (e.g. {@code rollout-progress-deadline}).
  */
 public final class ConsoleProcess implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ConsoleProcess.class);
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
+  /** How often the engine loop recomputes findings. */
+  private static final Duration FINDINGS_EVERY = Duration.ofSeconds(5);
 
   /** The {@code sloconsole.app.*} keys this process knows. */
   public static final Set<String> APP_KEYS =
@@ -55,6 +65,8 @@ public final class ConsoleProcess implements AutoCloseable {
   private KubernetesClient client;
   private LocalController local;
   private SandboxCollector collector;
+  private PodCollector pods;
+  private ControllerObjectsCollector controllerObjects;
   private EngineLoop engine;
   private Vertx vertx;
   private Database storage;
@@ -107,13 +119,28 @@ public final class ConsoleProcess implements AutoCloseable {
   private void startObserving(Configs c) {
     Clock clock = Clock.systemUTC();
     FleetEngine fleet = new FleetEngine(c.engine());
-    engine = keep(new EngineLoop(fleet, clock, c.refresh(), this::ingestErrors));
+    engine =
+        keep(
+            new EngineLoop(
+                fleet,
+                clock,
+                c.refresh(),
+                this::ingestErrors,
+                DiagnosisConfig.defaults(),
+                c.diagnosis(),
+                FINDINGS_EVERY));
     collector = keep(new SandboxCollector(client, c.collector(), engine.sink(), clock));
     String record = settings.get("sloconsole.app.record");
     if (record != null && !record.isBlank()) {
       collector.record(keep(new TimelineRecorder(Path.of(record))));
     }
     collector.start();
+    // evidence outside the four kinds: the Pods of Sandboxes, the controller's flags, the CRDs
+    pods = keep(new PodCollector(client, c.collector(), engine.sink(), clock));
+    pods.start();
+    controllerObjects =
+        keep(new ControllerObjectsCollector(client, c.collector(), engine.sink(), clock));
+    controllerObjects.start();
     vertx = Vertx.vertx();
     closeables.push(() -> await(vertx.close()));
     storage = await(Database.open(vertx, c.console().database()));
@@ -147,6 +174,14 @@ public final class ConsoleProcess implements AutoCloseable {
       for (Map.Entry<IngestError, Long> e : col.ingestErrors().entrySet()) {
         out.put(e.getKey().kind().kindName() + "/" + e.getKey().reason(), e.getValue());
       }
+    }
+    PodCollector p = pods;
+    if (p != null) {
+      p.ingestErrors().forEach((reason, n) -> out.put("Pod/" + reason, n));
+    }
+    ControllerObjectsCollector o = controllerObjects;
+    if (o != null) {
+      o.ingestErrors().forEach((reason, n) -> out.put("ControllerObjects/" + reason, n));
     }
     return out;
   }
@@ -227,7 +262,11 @@ public final class ConsoleProcess implements AutoCloseable {
 
   /** Every module's config, validated together so a bad key fails before anything starts. */
   record Configs(
-      EngineConfig engine, CollectorConfig collector, ConsoleConfig console, Duration refresh) {
+      EngineConfig engine,
+      DiagnosisSettings diagnosis,
+      CollectorConfig collector,
+      ConsoleConfig console,
+      Duration refresh) {
     static Configs of(Map<String, String> s, Set<String> extraAppKeys) {
       Set<String> known = new TreeSet<>(APP_KEYS);
       known.addAll(extraAppKeys);
@@ -241,6 +280,7 @@ public final class ConsoleProcess implements AutoCloseable {
       SloSettings.fromMap(s);
       return new Configs(
           EngineConfig.fromMap(s),
+          DiagnosisSettings.fromMap(s),
           CollectorConfig.fromMap(s),
           ConsoleConfig.fromMap(s),
           Durations.parse(

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.console.slo.SloSettings;
 import org.sandboxslo.console.slo.SloSubsystem;
+import org.sandboxslo.engine.model.FleetEvent;
 import org.sandboxslo.store.Database;
 import org.sandboxslo.store.SloStore;
 import org.slf4j.Logger;
@@ -48,7 +49,15 @@ public final class SloWiring {
       }
     }
     SloStore store = storage == null ? null : new SloStore(storage.pool());
-    return await(SloSubsystem.start(vertx, settings, engine, store, Clock.systemUTC()));
+    // every controller scrape also feeds the engine: the controller report and its diagnoses
+    return await(
+        SloSubsystem.start(
+            vertx,
+            settings,
+            engine,
+            store,
+            Clock.systemUTC(),
+            s -> engine.sink().accept(new FleetEvent.Scraped(s))));
   }
 
   static <T> T await(Future<T> f) {

@@ -259,7 +259,8 @@ class ReplayCasesTest {
     ReplayResult r = Replayer.replayWatchJson("watch.json", stream);
     assertEquals(java.time.Instant.parse("2026-09-01T10:01:00.350Z"), r.clock());
     assertEquals(
-        List.of("event 2: SandboxClaim ns/bad: spec.warmPoolRef.name: missing"), r.skipped());
+        List.of("watch.json: event 2: SandboxClaim ns/bad: spec.warmPoolRef.name: missing"),
+        r.skipped());
     SliSnapshot t = template(r, "t");
     assertEquals(1, t.windows().get(0).warmLaunches());
     assertEquals(0.25, t.windows().get(0).claimToReady().p50().toNanos() / 1e9, 0.25 * 0.004);

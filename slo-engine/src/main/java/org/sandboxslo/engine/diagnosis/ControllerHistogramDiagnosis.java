@@ -119,7 +119,7 @@ public final class ControllerHistogramDiagnosis implements Diagnosis {
                     LatencyHistogram.num(oc.excess()),
                     LatencyHistogram.num(h.count())
                         + " observations − "
-                        + oc.firstReadyClaims()
+                        + oc.claims()
                         + " claims first Ready in ("
                         + h.from()
                         + ", "

@@ -69,6 +69,25 @@ public record DiagnosisSettings(
         Duration.ofHours(24));
   }
 
+  /**
+   * The defaults with {@code sloconsole.engine.rollout-progress-deadline} ({@code 10m}, {@code
+   * 90s}, ...) applied; other keys are ignored ({@code EngineConfig#fromMap} rejects unknown ones).
+   *
+   * @throws IllegalArgumentException naming the key when the value does not parse or is not &gt; 0
+   */
+  public static DiagnosisSettings fromMap(java.util.Map<String, String> map) {
+    String key = org.sandboxslo.engine.EngineConfig.ROLLOUT_PROGRESS_DEADLINE;
+    String v = map.get(key);
+    if (v == null) {
+      return defaults();
+    }
+    Duration d = org.sandboxslo.engine.time.Durations.parse(key, v);
+    if (d.isZero() || d.isNegative()) {
+      throw new IllegalArgumentException(key + " must be > 0, got " + v);
+    }
+    return defaults().withProgressDeadline(d);
+  }
+
   public DiagnosisSettings withProgressDeadline(Duration d) {
     return new DiagnosisSettings(
         d,

@@ -408,8 +408,10 @@ public record ControllerReport(
         sb.append("; overcount ")
             .append(LatencyHistogram.num(oc.excess()))
             .append(" (")
-            .append(oc.firstReadyClaims())
-            .append(" claims first Ready), corrected: ");
+            .append(oc.claims())
+            .append(' ')
+            .append(oc.basis().text())
+            .append("), corrected: ");
         List<String> parts = new ArrayList<>();
         oc.corrected()
             .forEach(v -> parts.add("p" + LatencyHistogram.num(v.q() * 100) + " " + v.display()));
@@ -435,6 +437,53 @@ public record ControllerReport(
       out.add("  note: " + n);
     }
     return out;
+  }
+
+  /**
+   * The scrape-only cross-check: each histogram of {@link #HISTOGRAMS} (all recorded once per claim
+   * at its first Ready) with a template and a {@code warm}/{@code cold} launch type is checked
+   * against the claims the controller counted as created over the same window ({@link #warmHit}:
+   * Δ{@code agent_sandbox_claim_creation_total} of that template and launch type, all namespaces).
+   * A count above it is an overcount on {@link LatencyHistogram.Basis#CREATED}; a note says what
+   * that basis cannot tell apart. Use it only when no claim stream is available (a replay of scrape
+   * files alone); with claims, {@code FleetEngine#controllerReport} checks against first-Ready
+   * claims instead.
+   */
+  public ControllerReport crossCheckedWithCreations(LatencyHistogram.Options options) {
+    Objects.requireNonNull(options, "options");
+    List<LatencyHistogram> checked = new ArrayList<>();
+    boolean any = false;
+    for (LatencyHistogram h : histograms) {
+      Long created = created(h.template(), h.launchType());
+      LatencyHistogram c =
+          created == null || h.count() <= 0
+              ? h
+              : h.withClaims(created, LatencyHistogram.Basis.CREATED, options);
+      any |= c.overcount() != null;
+      checked.add(c);
+    }
+    List<String> n = new ArrayList<>(notes);
+    if (any) {
+      n.add(
+          "overcounts are against claims created in the window"
+              + " (agent_sandbox_claim_creation_total): a claim created before the window start and"
+              + " Ready inside it also adds one; older controllers record again on every resume"
+              + " (agent-sandbox#1113, fixed by #1114)");
+    }
+    return new ControllerReport(
+        from, to, scrapes, targets, build, warmHit, checked, podCondition, sandboxes, restarts, n);
+  }
+
+  private Long created(String template, String launchType) {
+    if (template == null || !("warm".equals(launchType) || "cold".equals(launchType))) {
+      return null;
+    }
+    for (WarmHitRow w : warmHit) {
+      if (w.template().equals(template)) {
+        return Math.round("warm".equals(launchType) ? w.warmHit().warm() : w.warmHit().cold());
+      }
+    }
+    return null; // the counter was not scraped for this template: nothing to check against
   }
 
   /** The histogram reading of one metric × template × launch type, or null. */

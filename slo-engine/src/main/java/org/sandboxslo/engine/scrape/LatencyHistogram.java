@@ -127,20 +127,52 @@ public record LatencyHistogram(
   }
 
   /**
-   * The cross-check against claims first Ready in the window.
+   * What a histogram count is checked against.
    *
-   * @param firstReadyClaims claims whose first Ready fell in (from, to]
-   * @param excess count − firstReadyClaims, &gt; 0
+   * <ul>
+   *   <li>{@link #FIRST_READY}: claims the engine saw reach their first Ready in the window (the
+   *       claim informer's view; exact);
+   *   <li>{@link #CREATED}: claims the controller itself counted as created in the window ({@code
+   *       agent_sandbox_claim_creation_total}, same template and launch type) — the only count a
+   *       replay of scrape files alone has. A claim created before the window and Ready inside it
+   *       adds to the histogram but not to the counter, so a small excess can be claims in flight
+   *       at the window start.
+   * </ul>
+   */
+  public enum Basis {
+    FIRST_READY("claims first Ready"),
+    CREATED("claims created");
+
+    private final String text;
+
+    Basis(String text) {
+      this.text = text;
+    }
+
+    /** {@code claims first Ready} or {@code claims created}. */
+    public String text() {
+      return text;
+    }
+  }
+
+  /**
+   * The cross-check of the count against claims in the window.
+   *
+   * @param claims claims counted in the window on {@code basis}
+   * @param basis what {@code claims} counts
+   * @param excess count − claims, &gt; 0
    * @param corrected quantiles after dropping the excess from the highest buckets (empty when fewer
    *     than the minimum count remain)
    * @param correctedGood good events after the correction, null when nothing remains
    */
   public record Overcount(
-      long firstReadyClaims,
+      long claims,
+      Basis basis,
       double excess,
       List<QuantileValue> corrected,
       GoodEvents correctedGood) {
     public Overcount {
+      Objects.requireNonNull(basis, "basis");
       corrected = List.copyOf(corrected);
     }
   }
@@ -197,10 +229,20 @@ public record LatencyHistogram(
    * (from, to]). Returns this reading unchanged when there is no excess.
    */
   public LatencyHistogram withFirstReadyClaims(long firstReadyClaims, Options options) {
-    if (firstReadyClaims < 0) {
-      throw new IllegalArgumentException("claims must be >= 0, got " + firstReadyClaims);
+    return withClaims(firstReadyClaims, Basis.FIRST_READY, options);
+  }
+
+  /**
+   * Cross-checks the count against {@code claims} counted on {@code basis} over the same window.
+   * Returns this reading unchanged when there is no excess.
+   *
+   * @throws IllegalArgumentException when {@code claims} is negative
+   */
+  public LatencyHistogram withClaims(long claims, Basis basis, Options options) {
+    if (claims < 0) {
+      throw new IllegalArgumentException("claims must be >= 0, got " + claims);
     }
-    double excess = count - firstReadyClaims;
+    double excess = count - claims;
     if (excess <= 0 || buckets.isEmpty()) {
       return this;
     }
@@ -208,7 +250,8 @@ public record LatencyHistogram(
     double remaining = corrected.get(corrected.size() - 1).count();
     Overcount oc =
         new Overcount(
-            firstReadyClaims,
+            claims,
+            basis,
             excess,
             remaining >= options.minCount() ? quantiles(corrected, options) : List.of(),
             remaining > 0 ? good(corrected, options.thresholdMs()) : null);

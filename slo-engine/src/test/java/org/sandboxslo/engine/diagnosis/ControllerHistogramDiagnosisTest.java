@@ -121,7 +121,7 @@ class ControllerHistogramDiagnosisTest {
     ControllerReport r =
         tl.engine.controllerReport(at(300), DiagnosisConfig.defaults(), tl.settings);
     LatencyHistogram h = r.histogram(H, "tpl-py", "warm");
-    assertEquals(20, h.overcount().firstReadyClaims());
+    assertEquals(20, h.overcount().claims());
     assertEquals("v0.5.1", r.build().gitVersion());
   }
 

@@ -258,4 +258,61 @@ class ControllerReportTest {
     assertEquals("  warm-hit tpl-py: 0.941 (80 warm / 85) partial", r.lines().get(2));
     assertTrue(r.lines().get(1).contains("unknown (no agent_sandbox_build_info)"));
   }
+
+  static String created(long warm, long cold) {
+    String c =
+        "agent_sandbox_claim_creation_total{created_by=\"python-client\",launch_type=\"%s\","
+            + "namespace=\"team-a\",pod_condition=\"not_ready\",sandbox_template=\"tpl-py\","
+            + "warmpool_name=\"pool-py\"} %d\n";
+    return String.format(c, "warm", warm) + String.format(c, "cold", cold);
+  }
+
+  @Test
+  void scrapeOnlyOvercountIsCheckedAgainstTheControllersOwnCreations() {
+    // creations Δ warm 100 → 120 = 20; histogram Δ: ≤500 10, ≤1000 16, ≤2500 19, ≤5000 20,
+    // ≤240000 20, +Inf 23 → 23 observations for 20 claims created: excess 3
+    String file =
+        scrape("12:00:00", created(100, 5), 0, 0, 0, 0, 0, 0)
+            + scrape("12:05:00", created(120, 5), 10, 16, 19, 20, 20, 23);
+    ControllerReport r =
+        ControllerReport.ofScrapeFiles(
+                List.of(file), null, null, LatencyHistogram.Options.defaults())
+            .crossCheckedWithCreations(LatencyHistogram.Options.defaults());
+    LatencyHistogram h = r.histogram(H, "tpl-py", "warm");
+    LatencyHistogram.Overcount oc = h.overcount();
+    assertEquals(20, oc.claims());
+    assertEquals(LatencyHistogram.Basis.CREATED, oc.basis());
+    assertEquals(3.0, oc.excess());
+    // the 3 excess observations leave the +Inf bucket: 20 remain, all ≤ 5000 ms; p95 rank 19 in
+    // (1000, 2500]: 1000 + 1500 × (19 − 16) / 3 = 2500
+    assertEquals("2500 ms", oc.corrected().get(1).display());
+    assertEquals("20/20 ≤ 5000 ms", oc.correctedGood().display());
+    assertTrue(
+        r.lines().stream()
+            .anyMatch(l -> l.contains("; overcount 3 (20 claims created), corrected: p50 500 ms")),
+        String.join("\n", r.lines()));
+    assertTrue(r.notes().get(r.notes().size() - 1).startsWith("overcounts are against claims"));
+  }
+
+  @Test
+  void scrapeOnlyCrossCheckNeedsTheCounterAndFindsNoExcessWhenCountsMatch() {
+    // 23 claims created and 23 observations: no overcount
+    String matching =
+        scrape("12:00:00", created(100, 5), 0, 0, 0, 0, 0, 0)
+            + scrape("12:05:00", created(123, 5), 10, 16, 19, 20, 20, 23);
+    ControllerReport m =
+        ControllerReport.ofScrapeFiles(
+                List.of(matching), null, null, LatencyHistogram.Options.defaults())
+            .crossCheckedWithCreations(LatencyHistogram.Options.defaults());
+    assertNull(m.histogram(H, "tpl-py", "warm").overcount());
+    // without agent_sandbox_claim_creation_total there is nothing to check against
+    String histogramOnly =
+        scrape("12:00:00", "", 0, 0, 0, 0, 0, 0) + scrape("12:05:00", "", 10, 16, 19, 20, 20, 23);
+    ControllerReport h =
+        ControllerReport.ofScrapeFiles(
+                List.of(histogramOnly), null, null, LatencyHistogram.Options.defaults())
+            .crossCheckedWithCreations(LatencyHistogram.Options.defaults());
+    assertNull(h.histogram(H, "tpl-py", "warm").overcount());
+    assertTrue(h.notes().stream().noneMatch(n -> n.startsWith("overcounts")));
+  }
 }
