@@ -62,7 +62,8 @@ class WatchModeE2E {
         current-context: test
         """
             .formatted(cluster.url()));
-    Map<String, String> settings = Demo.settings(dir);
+    Map<String, String> settings = new java.util.HashMap<>(Demo.settings(dir));
+    settings.remove("sloconsole.app.kubeconfig"); // a demo key: watch mode rejects it
     settings.put("sloconsole.collector.resync-period", "0s");
     settings.put("sloconsole.collector.namespaces", "demo");
     app = ConsoleProcess.watch(settings, KubeClients.forKubeconfig(kubeconfig, "test"));
