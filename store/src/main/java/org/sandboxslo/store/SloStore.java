@@ -27,8 +27,10 @@ import org.sandboxslo.engine.slo.SloLedger;
  * PostgreSQL persistence of the SLO subsystem (migration {@code V2__slo_budget.sql}): user SLO
  * definitions ({@code slo_definition}: name, JSON body), budget history ({@code slo_budget_bucket}:
  * per SLO, resolution and bucket start the good/valid counts, upserted) and budget exclusions
- * ({@code slo_exclusion}: from, to, reason, author, created_at; append-only audit). SQL is rendered
- * by jOOQ with {@code $n} markers and run by vertx-pg-client.
+ * ({@code slo_exclusion}: from, to, reason, author, created_at; revoked by setting {@code
+ * revoked_at, revoked_by, revoke_reason} ({@code V4__caller_safety.sql}), never deleted). SLO
+ * changes are audited in {@code remediation_audit} ({@link #audit}). SQL is rendered by jOOQ with
+ * {@code $n} markers and run by vertx-pg-client.
  */
 public final class SloStore {
   static final Table<?> DEF = DSL.table(DSL.name("slo_definition"));
@@ -60,6 +62,11 @@ public final class SloStore {
   static final Field<String> X_AUTHOR = DSL.field(DSL.name("author"), SQLDataType.CLOB);
   static final Field<OffsetDateTime> X_CREATED =
       DSL.field(DSL.name("created_at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
+  static final Field<OffsetDateTime> X_REVOKED_AT =
+      DSL.field(DSL.name("revoked_at"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
+  static final Field<String> X_REVOKED_BY = DSL.field(DSL.name("revoked_by"), SQLDataType.CLOB);
+  static final Field<String> X_REVOKE_REASON =
+      DSL.field(DSL.name("revoke_reason"), SQLDataType.CLOB);
 
   private static final DSLContext SQL =
       DSL.using(
@@ -113,9 +120,14 @@ public final class SloStore {
    * A stored user SLO.
    *
    * @param name SLO name
-   * @param body the POSTed JSON body
+   * @param body the POSTed JSON body, or null when the stored text is not a JSON object
+   * @param error why the row cannot be read, or null
    */
-  public record StoredDefinition(String name, JsonObject body) {}
+  public record StoredDefinition(String name, JsonObject body, String error) {
+    public StoredDefinition(String name, JsonObject body) {
+      this(name, body, null);
+    }
+  }
 
   /**
    * An audited budget exclusion.
@@ -171,10 +183,18 @@ public final class SloStore {
             rs -> {
               List<StoredDefinition> out = new ArrayList<>();
               for (Row r : rs) {
-                out.add(new StoredDefinition(r.getString(0), new JsonObject(r.getString(1))));
+                out.add(definition(r.getString(0), r.getString(1)));
               }
               return out;
             });
+  }
+
+  private static StoredDefinition definition(String name, String body) {
+    try {
+      return new StoredDefinition(name, new JsonObject(body));
+    } catch (RuntimeException e) {
+      return new StoredDefinition(name, null, "the stored body is not a JSON object");
+    }
   }
 
   /** Upserts buckets of one SLO; returns the number written. */
@@ -244,10 +264,48 @@ public final class SloStore {
             });
   }
 
+  /**
+   * Revokes an exclusion of {@code slo} that is not revoked yet.
+   *
+   * @return true when this call revoked it; false when unknown, of another SLO or already revoked
+   */
+  public Future<Boolean> revokeExclusion(
+      long id, String slo, String by, String reason, Instant at) {
+    Query q =
+        SQL.update(EXCL)
+            .set(X_REVOKED_AT, at.atOffset(ZoneOffset.UTC))
+            .set(X_REVOKED_BY, by)
+            .set(X_REVOKE_REASON, reason)
+            .where(X_ID.eq(id))
+            .and(X_SLO.eq(slo))
+            .and(X_REVOKED_AT.isNull());
+    return pool.preparedQuery(q.getSQL())
+        .execute(Tuple.from(q.getBindValues()))
+        .map(rs -> rs.rowCount() == 1);
+  }
+
+  /**
+   * Appends an audit row for an SLO change to {@code remediation_audit} (the console's one audit
+   * log, append-only), with {@code plan_id} and {@code step} null.
+   *
+   * @param actor the signed-in caller
+   * @param what e.g. {@code slo.create}, {@code slo.delete}, {@code slo.exclude}, {@code
+   *     slo.exclusion.revoke}
+   * @param object e.g. {@code SLO warm-hit-demo-python}
+   * @return the row's sequence number
+   */
+  public Future<Long> audit(
+      String actor, String what, String object, String why, String result, Instant at) {
+    return new RemediationStore(pool)
+        .append(new AuditEntry(0, at, actor, what, null, null, object, why, result));
+  }
+
+  /** The exclusions that are not revoked, oldest first. */
   public Future<List<StoredExclusion>> exclusions() {
     Query q =
         SQL.select(X_ID, X_SLO, X_FROM, X_TO, X_REASON, X_AUTHOR, X_CREATED)
             .from(EXCL)
+            .where(X_REVOKED_AT.isNull())
             .orderBy(X_ID);
     return pool.preparedQuery(q.getSQL())
         .execute(Tuple.from(q.getBindValues()))
