@@ -150,12 +150,18 @@ function historySection(key, sli, label, unit) {
   return s;
 }
 
+// Reads carry the signed-in token when there is one (sloconsole.auth.anonymous-read=false).
+function readOptions() {
+  const token = sessionStorage.getItem("sloconsole.token");
+  return token ? { headers: { "Authorization": "Bearer " + token } } : {};
+}
+
 async function loadHistory(key) {
   const [ns, name] = key.split("/");
   await Promise.all(HISTORY_SLIS.map(async ([sli]) => {
     try {
       const res = await fetch("/api/v1/templates/" + encodeURIComponent(ns) + "/" + encodeURIComponent(name)
-        + "/history?sli=" + sli);
+        + "/history?sli=" + sli, readOptions());
       const body = await res.json();
       state.history.set(key + "|" + sli, res.ok ? body : { error: "history unavailable: " + body.reason });
     } catch (e) {
@@ -207,7 +213,7 @@ function notReady(reason) {
 
 async function poll() {
   try {
-    const res = await fetch("/api/v1/templates");
+    const res = await fetch("/api/v1/templates", readOptions());
     const body = await res.json();
     if (res.ok) accept(body); else notReady(body.reason || body.error);
   } catch (e) {

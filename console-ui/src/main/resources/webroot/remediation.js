@@ -110,7 +110,7 @@ function renderPlan(p, detail) {
 
 async function refreshRemediation() {
   try {
-    const f = await (await fetch("/api/v1/findings?state=open")).json();
+    const f = await (await fetch("/api/v1/findings?state=open", readOptions())).json();
     renderFindings(f.items || []);
   } catch (e) { /* the main table shows connectivity */ }
   const box = document.getElementById("plans-list");

@@ -280,7 +280,8 @@ class ConsoleVerticleTest {
                                   + "\"SandboxWarmPool\":null,\"SandboxClaim\":null},"
                                   + "\"ready\":true,\"ingestErrors\":"
                                   + "{\"SandboxClaim/bad-annotation\":2},"
-                                  + "\"store\":{\"enabled\":false,\"rows\":null,\"error\":null}}");
+                                  + "\"store\":{\"enabled\":false,\"rows\":null,\"error\":null},"
+                                  + "\"slos\":{\"running\":false,\"loadErrors\":[]}}");
                           tc.completeNow();
                         })));
   }

@@ -110,8 +110,15 @@ public final class Replayer {
       last = at;
       run.entry("timeline[" + i + "]", String.valueOf(e.get("type")), e, at);
     }
-    Instant clock =
-        root.get("clock") != null ? Instant.parse(String.valueOf(root.get("clock"))) : last;
+    Instant clock;
+    try {
+      clock = root.get("clock") != null ? Instant.parse(String.valueOf(root.get("clock"))) : last;
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(
+          "clock: expected an RFC 3339 time like 2026-11-29T09:00:00Z, got '"
+              + root.get("clock")
+              + "'");
+    }
     if (clock == null) {
       throw new IllegalArgumentException("timeline is empty and has no clock");
     }
