@@ -139,7 +139,10 @@ public final class Replayer {
         });
     p.exceptionHandler(
         ex -> {
-          throw new IllegalArgumentException("JSON parse error: " + ex.getMessage());
+          String m = String.valueOf(ex.getMessage()).replaceFirst("^JSON parse error: ", "");
+          int cut = m.indexOf(" (start marker");
+          throw new IllegalArgumentException(
+              "JSON parse error: " + (cut > 0 ? m.substring(0, cut) : m).replaceAll("\\s+", " "));
         });
     p.handle(Buffer.buffer(json));
     p.end();
