@@ -6,6 +6,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -26,8 +27,11 @@ import org.jooq.impl.SQLDataType;
 /**
  * Plans and the audit log in PostgreSQL ({@code V3__remediation_audit.sql}). SQL is built with jOOQ
  * (rendered with {@code $n} bind markers) and run by vertx-pg-client; nothing blocks. The audit
- * table is append-only (a trigger refuses UPDATE and DELETE). Every Future fails with the database
- * error when a statement fails.
+ * table is append-only (a trigger refuses UPDATE and DELETE). Every write (plan insert, state
+ * transition, progress, audit row) is committed synchronously ({@link DurableWrites}): once its
+ * Future succeeds the row survives a crash of the database. Every Future fails with a {@link
+ * StoreUnavailableException} when the database is unavailable, and with the database error when a
+ * statement is refused.
  */
 public final class RemediationStore {
   static final Table<?> PLAN = DSL.table(DSL.name("remediation_plan"));
@@ -69,16 +73,36 @@ public final class RemediationStore {
               .withRenderSchema(false));
 
   private final Pool pool;
+  private final Duration deadline;
 
   /**
    * @param pool a vertx-pg-client pool on a migrated database; not closed here
+   * @param deadline how long a statement is waited for at most ({@link Database#failureBound()})
    */
-  public RemediationStore(Pool pool) {
+  public RemediationStore(Pool pool, Duration deadline) {
     this.pool = Objects.requireNonNull(pool, "pool");
+    this.deadline = Objects.requireNonNull(deadline, "deadline");
   }
 
+  /**
+   * With the deadline of the default database configuration ({@link Database#DEFAULT_DEADLINE}).
+   */
+  public RemediationStore(Pool pool) {
+    this(pool, Database.DEFAULT_DEADLINE);
+  }
+
+  /** A read: fails with {@link StoreUnavailableException} when the database is unavailable. */
   private Future<RowSet<Row>> run(Query q) {
-    return pool.preparedQuery(q.getSQL()).execute(Tuple.from(q.getBindValues()));
+    return StoreErrors.guard(
+        pool.preparedQuery(q.getSQL()).execute(Tuple.from(q.getBindValues())), deadline);
+  }
+
+  /** A write, committed durably ({@link DurableWrites}) before the Future completes. */
+  private Future<RowSet<Row>> write(Query q) {
+    return DurableWrites.run(
+        pool,
+        deadline,
+        conn -> conn.preparedQuery(q.getSQL()).execute(Tuple.from(q.getBindValues())));
   }
 
   private static OffsetDateTime odt(Instant t) {
@@ -87,22 +111,23 @@ public final class RemediationStore {
 
   /** Inserts a new plan. */
   public Future<Void> insert(PlanRow p) {
-    return run(SQL.insertInto(PLAN)
-            .set(ID, p.id())
-            .set(ACTION, p.action())
-            .set(SUBJECT, p.subject())
-            .set(PARAMS, p.params().encode())
-            .set(REASON, p.reason())
-            .set(STATE, p.state())
-            .set(PLANNED_BY, p.plannedBy())
-            .set(APPROVED_BY, p.approvedBy())
-            .set(EXECUTED_BY, p.executedBy())
-            .set(IDEMPOTENCY_KEY, p.idempotencyKey())
-            .set(DRY_RUN, p.dryRun().encode())
-            .set(PROGRESS, p.progress().encode())
-            .set(RESULT, p.result())
-            .set(CREATED_AT, odt(p.createdAt()))
-            .set(UPDATED_AT, odt(p.updatedAt())))
+    return write(
+            SQL.insertInto(PLAN)
+                .set(ID, p.id())
+                .set(ACTION, p.action())
+                .set(SUBJECT, p.subject())
+                .set(PARAMS, p.params().encode())
+                .set(REASON, p.reason())
+                .set(STATE, p.state())
+                .set(PLANNED_BY, p.plannedBy())
+                .set(APPROVED_BY, p.approvedBy())
+                .set(EXECUTED_BY, p.executedBy())
+                .set(IDEMPOTENCY_KEY, p.idempotencyKey())
+                .set(DRY_RUN, p.dryRun().encode())
+                .set(PROGRESS, p.progress().encode())
+                .set(RESULT, p.result())
+                .set(CREATED_AT, odt(p.createdAt()))
+                .set(UPDATED_AT, odt(p.updatedAt())))
         .mapEmpty();
   }
 
@@ -139,30 +164,32 @@ public final class RemediationStore {
     if (result != null) {
       q = q.set(RESULT, result);
     }
-    return run(q.where(ID.eq(id)).and(STATE.eq(from))).map(rs -> rs.rowCount() == 1);
+    return write(q.where(ID.eq(id)).and(STATE.eq(from))).map(rs -> rs.rowCount() == 1);
   }
 
   /** Stores the executor's progress of a plan. */
   public Future<Void> progress(String id, JsonObject progress, Instant at) {
-    return run(SQL.update(PLAN)
-            .set(PROGRESS, progress.encode())
-            .set(UPDATED_AT, odt(at))
-            .where(ID.eq(id)))
+    return write(
+            SQL.update(PLAN)
+                .set(PROGRESS, progress.encode())
+                .set(UPDATED_AT, odt(at))
+                .where(ID.eq(id)))
         .mapEmpty();
   }
 
-  /** Appends an audit row; the Future carries its sequence number. */
+  /** Appends an audit row, durably; the Future carries its sequence number. */
   public Future<Long> append(AuditEntry e) {
-    return run(SQL.insertInto(AUDIT)
-            .set(AT, odt(e.at()))
-            .set(ACTOR, e.actor())
-            .set(WHAT, e.what())
-            .set(PLAN_ID, e.planId())
-            .set(STEP, e.step())
-            .set(OBJECT, e.object())
-            .set(WHY, e.why())
-            .set(RESULT, e.result())
-            .returning(SEQ))
+    return write(
+            SQL.insertInto(AUDIT)
+                .set(AT, odt(e.at()))
+                .set(ACTOR, e.actor())
+                .set(WHAT, e.what())
+                .set(PLAN_ID, e.planId())
+                .set(STEP, e.step())
+                .set(OBJECT, e.object())
+                .set(WHY, e.why())
+                .set(RESULT, e.result())
+                .returning(SEQ))
         .map(rs -> rs.iterator().next().getLong(0));
   }
 

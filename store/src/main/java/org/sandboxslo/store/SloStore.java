@@ -26,9 +26,11 @@ import org.sandboxslo.engine.slo.SloLedger;
 /**
  * PostgreSQL persistence of the SLO subsystem (migration {@code V2__slo_budget.sql}): user SLO
  * definitions ({@code slo_definition}: name, JSON body), budget history ({@code slo_budget_bucket}:
- * per SLO, resolution and bucket start the good/valid counts, upserted) and budget exclusions
- * ({@code slo_exclusion}: from, to, reason, author, created_at; append-only audit). SQL is rendered
- * by jOOQ with {@code $n} markers and run by vertx-pg-client.
+ * per SLO, {@link BudgetOwner}, resolution and bucket start the good/valid counts, upserted; {@code
+ * V4__slo_budget_owner.sql}) and budget exclusions ({@code slo_exclusion}: from, to, reason,
+ * author, created_at; append-only audit). SQL is rendered by jOOQ with {@code $n} markers and run
+ * by vertx-pg-client. Definition and exclusion writes commit durably ({@link DurableWrites}); every
+ * Future fails with {@link StoreUnavailableException} when the database is unavailable.
  */
 public final class SloStore {
   static final Table<?> DEF = DSL.table(DSL.name("slo_definition"));
@@ -40,6 +42,7 @@ public final class SloStore {
 
   static final Table<?> BUCKET = DSL.table(DSL.name("slo_budget_bucket"));
   static final Field<String> B_SLO = DSL.field(DSL.name("slo"), SQLDataType.CLOB);
+  static final Field<String> B_OWNER = DSL.field(DSL.name("owner"), SQLDataType.CLOB);
   static final Field<String> B_RES = DSL.field(DSL.name("resolution"), SQLDataType.CLOB);
   static final Field<OffsetDateTime> B_START =
       DSL.field(DSL.name("bucket_start"), SQLDataType.TIMESTAMPWITHTIMEZONE(6));
@@ -82,15 +85,16 @@ public final class SloStore {
           .getSQL();
 
   private static final String UPSERT_BUCKET =
-      SQL.insertInto(BUCKET, B_SLO, B_RES, B_START, B_WIDTH, B_GOOD, B_VALID)
+      SQL.insertInto(BUCKET, B_SLO, B_OWNER, B_RES, B_START, B_WIDTH, B_GOOD, B_VALID)
           .values(
               DSL.val((String) null, B_SLO),
+              DSL.val((String) null, B_OWNER),
               DSL.val((String) null, B_RES),
               DSL.val((OffsetDateTime) null, B_START),
               DSL.val((Long) null, B_WIDTH),
               DSL.val((Long) null, B_GOOD),
               DSL.val((Long) null, B_VALID))
-          .onConflict(B_SLO, B_RES, B_START)
+          .onConflict(B_SLO, B_OWNER, B_RES, B_START)
           .doUpdate()
           .set(B_WIDTH, DSL.excluded(B_WIDTH))
           .set(B_GOOD, DSL.excluded(B_GOOD))
@@ -138,35 +142,60 @@ public final class SloStore {
       Instant createdAt) {}
 
   private final Pool pool;
+  private final Duration deadline;
 
   /**
-   * @param pool a pool on a database migrated with {@code V2__slo_budget.sql}; not closed here
+   * @param pool a pool on a migrated database; not closed here
+   * @param deadline how long a statement is waited for at most ({@link Database#failureBound()})
+   */
+  public SloStore(Pool pool, Duration deadline) {
+    this.pool = Objects.requireNonNull(pool, "pool");
+    this.deadline = Objects.requireNonNull(deadline, "deadline");
+  }
+
+  /**
+   * With the deadline of the default database configuration ({@link Database#DEFAULT_DEADLINE}).
    */
   public SloStore(Pool pool) {
-    this.pool = Objects.requireNonNull(pool, "pool");
+    this(pool, Database.DEFAULT_DEADLINE);
   }
 
+  /** Creates or replaces a user SLO definition, durably. */
   public Future<Void> putDefinition(String name, JsonObject body, String author) {
-    return pool.preparedQuery(UPSERT_DEF).execute(Tuple.of(name, body.encode(), author)).mapEmpty();
+    return DurableWrites.run(
+            pool,
+            deadline,
+            c -> c.preparedQuery(UPSERT_DEF).execute(Tuple.of(name, body.encode(), author)))
+        .mapEmpty();
   }
 
-  /** Deletes a user SLO; true when a row was deleted. Its buckets and exclusions go too. */
+  /**
+   * Deletes a user SLO and its own ({@link BudgetOwner#USER}) budget buckets in one durable
+   * transaction; the buckets of a default or file SLO of the same name stay. Exclusions stay (they
+   * are an audit trail).
+   *
+   * @return true when a definition was deleted
+   */
   public Future<Boolean> deleteDefinition(String name) {
     Query d = SQL.deleteFrom(DEF).where(DEF_NAME.eq(name));
-    Query b = SQL.deleteFrom(BUCKET).where(B_SLO.eq(name));
-    return pool.preparedQuery(d.getSQL())
-        .execute(Tuple.from(d.getBindValues()))
-        .compose(
-            rs ->
-                pool.preparedQuery(b.getSQL())
-                    .execute(Tuple.from(b.getBindValues()))
-                    .map(rs.rowCount() > 0));
+    Query b =
+        SQL.deleteFrom(BUCKET).where(B_SLO.eq(name)).and(B_OWNER.eq(BudgetOwner.USER.wireName()));
+    return DurableWrites.run(
+        pool,
+        deadline,
+        c ->
+            c.preparedQuery(d.getSQL())
+                .execute(Tuple.from(d.getBindValues()))
+                .compose(
+                    rs ->
+                        c.preparedQuery(b.getSQL())
+                            .execute(Tuple.from(b.getBindValues()))
+                            .map(rs.rowCount() > 0)));
   }
 
   public Future<List<StoredDefinition>> definitions() {
     Query q = SQL.select(DEF_NAME, DEF_BODY).from(DEF).orderBy(DEF_CREATED, DEF_NAME);
-    return pool.preparedQuery(q.getSQL())
-        .execute(Tuple.from(q.getBindValues()))
+    return read(q)
         .map(
             rs -> {
               List<StoredDefinition> out = new ArrayList<>();
@@ -177,8 +206,13 @@ public final class SloStore {
             });
   }
 
-  /** Upserts buckets of one SLO; returns the number written. */
-  public Future<Integer> putBuckets(String slo, List<SloLedger.Bucket> buckets) {
+  private Future<io.vertx.sqlclient.RowSet<Row>> read(Query q) {
+    return StoreErrors.guard(
+        pool.preparedQuery(q.getSQL()).execute(Tuple.from(q.getBindValues())), deadline);
+  }
+
+  /** Upserts buckets of one SLO of {@code owner}; returns the number written. */
+  public Future<Integer> putBuckets(String slo, BudgetOwner owner, List<SloLedger.Bucket> buckets) {
     if (buckets.isEmpty()) {
       return Future.succeededFuture(0);
     }
@@ -187,25 +221,29 @@ public final class SloStore {
       rows.add(
           Tuple.of(
               slo,
+              owner.wireName(),
               b.resolution(),
               b.start().atOffset(ZoneOffset.UTC),
               b.width().toMillis(),
               b.good(),
               b.valid()));
     }
-    return pool.preparedQuery(UPSERT_BUCKET).executeBatch(rows).map(rows.size());
+    return StoreErrors.guard(pool.preparedQuery(UPSERT_BUCKET).executeBatch(rows), deadline)
+        .map(rows.size());
   }
 
-  /** Stored buckets of one SLO starting at or after {@code since}, oldest first. */
-  public Future<List<SloLedger.Bucket>> buckets(String slo, Instant since) {
+  /**
+   * Stored buckets of one SLO of {@code owner} starting at or after {@code since}, oldest first.
+   */
+  public Future<List<SloLedger.Bucket>> buckets(String slo, BudgetOwner owner, Instant since) {
     Query q =
         SQL.select(B_RES, B_START, B_WIDTH, B_GOOD, B_VALID)
             .from(BUCKET)
             .where(B_SLO.eq(slo))
+            .and(B_OWNER.eq(owner.wireName()))
             .and(B_START.ge(since.atOffset(ZoneOffset.UTC)))
             .orderBy(B_START);
-    return pool.preparedQuery(q.getSQL())
-        .execute(Tuple.from(q.getBindValues()))
+    return read(q)
         .map(
             rs -> {
               List<SloLedger.Bucket> out = new ArrayList<>();
@@ -225,17 +263,24 @@ public final class SloStore {
   /** Deletes buckets that started before {@code before} (older than every period). */
   public Future<Integer> pruneBuckets(Instant before) {
     Query q = SQL.deleteFrom(BUCKET).where(B_START.lt(before.atOffset(ZoneOffset.UTC)));
-    return pool.preparedQuery(q.getSQL())
-        .execute(Tuple.from(q.getBindValues()))
-        .map(rs -> rs.rowCount());
+    return read(q).map(rs -> rs.rowCount());
   }
 
+  /** Adds a budget exclusion, durably. */
   public Future<StoredExclusion> addExclusion(
       String slo, Instant from, Instant to, String reason, String author) {
-    return pool.preparedQuery(INSERT_EXCL)
-        .execute(
-            Tuple.of(
-                slo, from.atOffset(ZoneOffset.UTC), to.atOffset(ZoneOffset.UTC), reason, author))
+    return DurableWrites.run(
+            pool,
+            deadline,
+            c ->
+                c.preparedQuery(INSERT_EXCL)
+                    .execute(
+                        Tuple.of(
+                            slo,
+                            from.atOffset(ZoneOffset.UTC),
+                            to.atOffset(ZoneOffset.UTC),
+                            reason,
+                            author)))
         .map(
             rs -> {
               Row r = rs.iterator().next();
@@ -249,8 +294,7 @@ public final class SloStore {
         SQL.select(X_ID, X_SLO, X_FROM, X_TO, X_REASON, X_AUTHOR, X_CREATED)
             .from(EXCL)
             .orderBy(X_ID);
-    return pool.preparedQuery(q.getSQL())
-        .execute(Tuple.from(q.getBindValues()))
+    return read(q)
         .map(
             rs -> {
               List<StoredExclusion> out = new ArrayList<>();

@@ -38,7 +38,8 @@ import org.slf4j.MDC;
  *       #refreshDefaults}, called by {@link SloRegistryVerticle} on its timer), unless a file or
  *       user SLO has the same name.
  *   <li>File SLOs and stored user SLOs are installed at start; a user SLO replaces a file or
- *       default SLO of the same name, and deleting it brings the replaced one back.
+ *       default SLO of the same name, and deleting it brings the replaced one back with its budget
+ *       history (buckets are stored per {@link org.sandboxslo.store.BudgetOwner}).
  *   <li>Installing an SLO puts it into the engine with its exclusions and re-feeds its stored
  *       buckets ({@link SloHistory#restore}).
  * </ul>
@@ -188,7 +189,7 @@ public final class SloRegistry {
               xs.forEach(x -> e.exclude(name, x));
               return e.ledger(name).coarseResolution();
             })
-        .compose(coarse -> history.restore(def, coarse))
+        .compose(coarse -> history.restore(def, r.origin(), coarse))
         .onSuccess(
             n -> {
               if (n > 0) {
@@ -262,11 +263,20 @@ public final class SloRegistry {
       return Future.failedFuture(badRequest(p.errors()));
     }
     RegisteredSlo r = new RegisteredSlo(p.definition(), SloOrigin.USER, body);
+    RegisteredSlo replaced = registered.get(r.name());
     Future<Void> saved =
         store == null
             ? Future.succeededFuture()
             : store.putDefinition(p.definition().name(), body, null);
-    return saved.compose(v -> install(r)).compose(v -> get(p.definition().name()));
+    // the replaced default or file SLO's latest buckets are written first: it gets them back when
+    // the override is deleted
+    Future<Integer> kept =
+        replaced == null || replaced.origin() == SloOrigin.USER
+            ? Future.succeededFuture(0)
+            : history.persistAll(replaced);
+    return kept.compose(n -> saved)
+        .compose(v -> install(r))
+        .compose(v -> get(p.definition().name()));
   }
 
   /**
