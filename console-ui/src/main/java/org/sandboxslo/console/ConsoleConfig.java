@@ -28,6 +28,15 @@ import org.sandboxslo.engine.time.Durations;
  *   <li>{@code sloconsole.db.data-dir} = {@code ./.sandbox-slo/pg}: embedded data directory
  *   <li>{@code sloconsole.db.work-dir} = {@code ./.sandbox-slo/pg-bin}: where the embedded binaries
  *       are extracted
+ *   <li>{@code sloconsole.db.statement-timeout} = {@code 5s}: the server's {@code
+ *       statement_timeout} (100ms..10m); a database route answers 503 after at most connect +
+ *       statement timeout + 1 s
+ *   <li>{@code sloconsole.db.connect-timeout} = {@code 5s}: TCP connect and wait for a pooled
+ *       connection (100ms..10m)
+ *   <li>{@code sloconsole.db.probe-interval} = {@code 1s}: database health probe; a dead embedded
+ *       server is restarted by it (100ms..10m)
+ *   <li>{@code sloconsole.store.backfill-max-snapshots} = {@code 360}: snapshots kept while the
+ *       database is down and written when it returns (1..100000; the oldest are dropped first)
  * </ul>
  *
  * @param httpHost console bind address, non-empty
@@ -40,6 +49,10 @@ import org.sandboxslo.engine.time.Durations;
  * @param dbPassword database password (secret)
  * @param dbDataDir embedded data directory
  * @param dbWorkDir embedded binaries directory
+ * @param dbStatementTimeout see {@code sloconsole.db.statement-timeout}
+ * @param dbConnectTimeout see {@code sloconsole.db.connect-timeout}
+ * @param dbProbeInterval see {@code sloconsole.db.probe-interval}
+ * @param backfillMaxSnapshots see {@code sloconsole.store.backfill-max-snapshots}
  */
 public record ConsoleConfig(
     String httpHost,
@@ -51,7 +64,11 @@ public record ConsoleConfig(
     String dbUser,
     String dbPassword,
     Path dbDataDir,
-    Path dbWorkDir) {
+    Path dbWorkDir,
+    Duration dbStatementTimeout,
+    Duration dbConnectTimeout,
+    Duration dbProbeInterval,
+    int backfillMaxSnapshots) {
   public static final String HTTP_HOST = "sloconsole.http.host";
   public static final String HTTP_PORT = "sloconsole.http.port";
   public static final String HTTP_STREAM_INTERVAL = "sloconsole.http.stream-interval";
@@ -62,6 +79,10 @@ public record ConsoleConfig(
   public static final String DB_PASSWORD = "sloconsole.db.password";
   public static final String DB_DATA_DIR = "sloconsole.db.data-dir";
   public static final String DB_WORK_DIR = "sloconsole.db.work-dir";
+  public static final String DB_STATEMENT_TIMEOUT = "sloconsole.db.statement-timeout";
+  public static final String DB_CONNECT_TIMEOUT = "sloconsole.db.connect-timeout";
+  public static final String DB_PROBE_INTERVAL = "sloconsole.db.probe-interval";
+  public static final String STORE_BACKFILL_MAX = "sloconsole.store.backfill-max-snapshots";
 
   /** The prefixes this record owns; unknown keys under them are rejected. */
   public static final List<String> PREFIXES =
@@ -78,7 +99,11 @@ public record ConsoleConfig(
           DB_USER,
           DB_PASSWORD,
           DB_DATA_DIR,
-          DB_WORK_DIR);
+          DB_WORK_DIR,
+          DB_STATEMENT_TIMEOUT,
+          DB_CONNECT_TIMEOUT,
+          DB_PROBE_INTERVAL,
+          STORE_BACKFILL_MAX);
 
   private static final String MASK = "******";
 
@@ -98,6 +123,13 @@ public record ConsoleConfig(
     checkPort(MANAGEMENT_PORT, managementPort);
     checkPositive(HTTP_STREAM_INTERVAL, streamInterval);
     checkPositive(STORE_SNAPSHOT_INTERVAL, snapshotInterval);
+    checkWithin(DB_STATEMENT_TIMEOUT, dbStatementTimeout);
+    checkWithin(DB_CONNECT_TIMEOUT, dbConnectTimeout);
+    checkWithin(DB_PROBE_INTERVAL, dbProbeInterval);
+    if (backfillMaxSnapshots < 1 || backfillMaxSnapshots > 100_000) {
+      throw new IllegalArgumentException(
+          STORE_BACKFILL_MAX + ": expected an integer 1..100000, got " + backfillMaxSnapshots);
+    }
     if (!dbUrl.isEmpty() && !dbUrl.startsWith("jdbc:postgresql://")) {
       throw new IllegalArgumentException(
           DB_URL + ": expected jdbc:postgresql://host:port/database or empty, got '" + dbUrl + "'");
@@ -134,12 +166,24 @@ public record ConsoleConfig(
         map.getOrDefault(DB_USER, "postgres"),
         map.getOrDefault(DB_PASSWORD, ""),
         Path.of(map.getOrDefault(DB_DATA_DIR, "./.sandbox-slo/pg")),
-        Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")));
+        Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")),
+        duration(map, DB_STATEMENT_TIMEOUT, "5s"),
+        duration(map, DB_CONNECT_TIMEOUT, "5s"),
+        duration(map, DB_PROBE_INTERVAL, "1s"),
+        integer(map, STORE_BACKFILL_MAX, 360));
   }
 
   /** The database part, for {@link org.sandboxslo.store.Database#open}. */
   public org.sandboxslo.store.DatabaseConfig database() {
-    return new org.sandboxslo.store.DatabaseConfig(dbUrl, dbUser, dbPassword, dbDataDir, dbWorkDir);
+    return new org.sandboxslo.store.DatabaseConfig(
+        dbUrl,
+        dbUser,
+        dbPassword,
+        dbDataDir,
+        dbWorkDir,
+        dbStatementTimeout,
+        dbConnectTimeout,
+        dbProbeInterval);
   }
 
   /** True when no {@code sloconsole.db.url} is set and the embedded database is used. */
@@ -160,7 +204,11 @@ public record ConsoleConfig(
         DB_USER + "=" + dbUser,
         DB_PASSWORD + "=" + (dbPassword.isEmpty() ? "" : MASK),
         DB_DATA_DIR + "=" + dbDataDir,
-        DB_WORK_DIR + "=" + dbWorkDir);
+        DB_WORK_DIR + "=" + dbWorkDir,
+        DB_STATEMENT_TIMEOUT + "=" + Durations.format(dbStatementTimeout),
+        DB_CONNECT_TIMEOUT + "=" + Durations.format(dbConnectTimeout),
+        DB_PROBE_INTERVAL + "=" + Durations.format(dbProbeInterval),
+        STORE_BACKFILL_MAX + "=" + backfillMaxSnapshots);
   }
 
   /** Like the record default, but with the password masked. */
@@ -186,6 +234,14 @@ public record ConsoleConfig(
         + dbDataDir
         + ", dbWorkDir="
         + dbWorkDir
+        + ", dbStatementTimeout="
+        + dbStatementTimeout
+        + ", dbConnectTimeout="
+        + dbConnectTimeout
+        + ", dbProbeInterval="
+        + dbProbeInterval
+        + ", backfillMaxSnapshots="
+        + backfillMaxSnapshots
         + "]";
   }
 
@@ -198,6 +254,24 @@ public record ConsoleConfig(
       return Integer.parseInt(v.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(key + ": expected an integer 0..65535, got '" + v + "'");
+    }
+  }
+
+  private static int integer(Map<String, String> map, String key, int dflt) {
+    String v = map.get(key);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + ": expected an integer, got '" + v + "'");
+    }
+  }
+
+  private static void checkWithin(String key, Duration d) {
+    if (d.compareTo(Duration.ofMillis(100)) < 0 || d.compareTo(Duration.ofMinutes(10)) > 0) {
+      throw new IllegalArgumentException(key + ": must be within 100ms..10m, got " + d);
     }
   }
 

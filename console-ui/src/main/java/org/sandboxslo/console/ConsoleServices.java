@@ -1,9 +1,11 @@
 package org.sandboxslo.console;
 
+import java.util.function.Supplier;
 import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.console.slo.ControllerViewVerticle;
 import org.sandboxslo.console.slo.SloRegistry;
 import org.sandboxslo.console.slo.SloSubsystem;
+import org.sandboxslo.store.DatabaseStatus;
 
 /**
  * The services the console mounts, given to {@link ConsoleServer#start} and {@link ConsoleVerticle}
@@ -13,12 +15,17 @@ import org.sandboxslo.console.slo.SloSubsystem;
  * @param controllerView the controller view added to template items, or null
  * @param remediation the remediation service behind {@code /api/v1/plans} and {@code
  *     /api/v1/audit}, or null
+ * @param database the database health ({@link org.sandboxslo.store.Database#status}) reported by
+ *     {@code /readyz}, or null without a database
  */
 public record ConsoleServices(
-    SloRegistry slos, ControllerViewVerticle controllerView, Remediation remediation) {
+    SloRegistry slos,
+    ControllerViewVerticle controllerView,
+    Remediation remediation,
+    Supplier<DatabaseStatus> database) {
   /** No SLO service, no remediation. */
   public static ConsoleServices none() {
-    return new ConsoleServices(null, null, null);
+    return new ConsoleServices(null, null, null, null);
   }
 
   /**
@@ -29,6 +36,12 @@ public record ConsoleServices(
     return new ConsoleServices(
         sloOrNull == null ? null : sloOrNull.registry(),
         sloOrNull == null ? null : sloOrNull.controllerView(),
-        remediationOrNull);
+        remediationOrNull,
+        null);
+  }
+
+  /** A copy whose {@code /readyz} also reports {@code database}. */
+  public ConsoleServices withDatabase(Supplier<DatabaseStatus> database) {
+    return new ConsoleServices(slos, controllerView, remediation, database);
   }
 }

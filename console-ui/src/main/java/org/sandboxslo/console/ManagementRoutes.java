@@ -10,13 +10,17 @@ import io.vertx.ext.web.RoutingContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.function.Supplier;
 import org.sandboxslo.console.engine.ConsoleSources;
+import org.sandboxslo.store.DatabaseStatus;
 
 /**
  * {@code GET /healthz} (200 {@code {"status":"ok"}} while the process serves), {@code GET /readyz}
- * (503 {@code {"status":"not ready"}} until {@link ConsoleSources#ready()}, then 200 {@code
- * {"status":"ready"}}) and {@code GET /metrics} (the registry in the format chosen from the {@code
- * Accept} header: Prometheus text by default, OpenMetrics for {@code
+ * (200 {@code {"status":"ready"}} once {@link ConsoleSources#ready()} and, with a database, while
+ * its last probe answered; otherwise 503 {@code {"status":"not ready"}}; both with {@code
+ * "checks":{"informers":"synced|not synced","database":"up|down: <reason>"}} and, while down,
+ * {@code "databaseDownSince"}) and {@code GET /metrics} (the registry in the format chosen from the
+ * {@code Accept} header: Prometheus text by default, OpenMetrics for {@code
  * application/openmetrics-text}). Mounted on the management port and on the console port.
  */
 public final class ManagementRoutes {
@@ -24,20 +28,46 @@ public final class ManagementRoutes {
 
   private ManagementRoutes() {}
 
-  /** Adds the three routes to {@code router}. */
+  /** Adds the three routes to {@code router}, without a database check. */
   public static void mount(Router router, ConsoleSources sources, PrometheusRegistry registry) {
+    mount(router, sources, registry, null);
+  }
+
+  /**
+   * Adds the three routes to {@code router}.
+   *
+   * @param databaseOrNull the database health, or null when the console runs without one
+   */
+  public static void mount(
+      Router router,
+      ConsoleSources sources,
+      PrometheusRegistry registry,
+      Supplier<DatabaseStatus> databaseOrNull) {
     router.get("/healthz").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "ok")));
-    router
-        .get("/readyz")
-        .handler(
-            ctx -> {
-              boolean ready = sources.ready();
-              json(
-                  ctx,
-                  ready ? 200 : 503,
-                  new JsonObject().put("status", ready ? "ready" : "not ready"));
-            });
+    router.get("/readyz").handler(ctx -> readyz(ctx, sources, databaseOrNull));
     router.get("/metrics").handler(ctx -> metrics(ctx, registry));
+  }
+
+  private static void readyz(
+      RoutingContext ctx, ConsoleSources sources, Supplier<DatabaseStatus> databaseOrNull) {
+    boolean synced = sources.ready();
+    JsonObject checks = new JsonObject().put("informers", synced ? "synced" : "not synced");
+    JsonObject body = new JsonObject();
+    boolean dbUp = true;
+    if (databaseOrNull != null) {
+      DatabaseStatus db = databaseOrNull.get();
+      dbUp = db.up();
+      checks.put("database", db.up() ? "up" : "down: " + db.reason());
+      if (!db.up()) {
+        body.put("databaseDownSince", db.since().toString());
+      }
+      body.put("databaseRestarts", db.restarts());
+    }
+    boolean ready = synced && dbUp;
+    json(
+        ctx,
+        ready ? 200 : 503,
+        body.put("status", ready ? "ready" : "not ready").put("checks", checks));
   }
 
   private static void metrics(RoutingContext ctx, PrometheusRegistry registry) {

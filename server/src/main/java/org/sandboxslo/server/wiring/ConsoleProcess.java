@@ -136,7 +136,7 @@ public final class ConsoleProcess implements AutoCloseable {
                 engine,
                 storage.store(),
                 PrometheusRegistry.defaultRegistry,
-                ConsoleServices.of(slos, rem)));
+                ConsoleServices.of(slos, rem).withDatabase(storage::status)));
     closeables.push(() -> await(console.stop()));
   }
 

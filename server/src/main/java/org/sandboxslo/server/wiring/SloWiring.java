@@ -47,7 +47,7 @@ public final class SloWiring {
         settings = settings.withControllerUrl(url);
       }
     }
-    SloStore store = storage == null ? null : new SloStore(storage.pool());
+    SloStore store = storage == null ? null : storage.sloStore();
     return await(SloSubsystem.start(vertx, settings, engine, store, Clock.systemUTC()));
   }
 
