@@ -28,7 +28,15 @@ import org.sandboxslo.engine.time.Durations;
  *   <li>{@code sloconsole.db.data-dir} = {@code ./.sandbox-slo/pg}: embedded data directory
  *   <li>{@code sloconsole.db.work-dir} = {@code ./.sandbox-slo/pg-bin}: where the embedded binaries
  *       are extracted
+ *   <li>{@code sloconsole.http.external-url} = {@code http://127.0.0.1:8080}: the console's address
+ *       as people reach it (absolute http(s) URL, no query or fragment); links in chat messages and
+ *       notifications start with it
  * </ul>
+ *
+ * The chat ({@code sloconsole.chatops.*}, {@link org.sandboxslo.console.chatops.ChatopsConfig}) and
+ * Alertmanager ({@code sloconsole.alertmanager.*}, {@link
+ * org.sandboxslo.console.hooks.AlertmanagerConfig}) parts are read from the same map and kept here,
+ * so the console verticle receives one record.
  *
  * @param httpHost console bind address, non-empty
  * @param httpPort console port, 0..65535
@@ -40,6 +48,9 @@ import org.sandboxslo.engine.time.Durations;
  * @param dbPassword database password (secret)
  * @param dbDataDir embedded data directory
  * @param dbWorkDir embedded binaries directory
+ * @param externalUrl the console's public base URL, without a trailing slash
+ * @param chatops the chat door ({@code sloconsole.chatops.*})
+ * @param alertmanager the Alertmanager door ({@code sloconsole.alertmanager.*})
  */
 public record ConsoleConfig(
     String httpHost,
@@ -51,7 +62,10 @@ public record ConsoleConfig(
     String dbUser,
     String dbPassword,
     Path dbDataDir,
-    Path dbWorkDir) {
+    Path dbWorkDir,
+    java.net.URI externalUrl,
+    org.sandboxslo.console.chatops.ChatopsConfig chatops,
+    org.sandboxslo.console.hooks.AlertmanagerConfig alertmanager) {
   public static final String HTTP_HOST = "sloconsole.http.host";
   public static final String HTTP_PORT = "sloconsole.http.port";
   public static final String HTTP_STREAM_INTERVAL = "sloconsole.http.stream-interval";
@@ -62,6 +76,7 @@ public record ConsoleConfig(
   public static final String DB_PASSWORD = "sloconsole.db.password";
   public static final String DB_DATA_DIR = "sloconsole.db.data-dir";
   public static final String DB_WORK_DIR = "sloconsole.db.work-dir";
+  public static final String HTTP_EXTERNAL_URL = "sloconsole.http.external-url";
 
   /** The prefixes this record owns; unknown keys under them are rejected. */
   public static final List<String> PREFIXES =
@@ -78,7 +93,8 @@ public record ConsoleConfig(
           DB_USER,
           DB_PASSWORD,
           DB_DATA_DIR,
-          DB_WORK_DIR);
+          DB_WORK_DIR,
+          HTTP_EXTERNAL_URL);
 
   private static final String MASK = "******";
 
@@ -91,6 +107,9 @@ public record ConsoleConfig(
     Objects.requireNonNull(dbPassword, "dbPassword");
     Objects.requireNonNull(dbDataDir, "dbDataDir");
     Objects.requireNonNull(dbWorkDir, "dbWorkDir");
+    Objects.requireNonNull(externalUrl, "externalUrl");
+    Objects.requireNonNull(chatops, "chatops");
+    Objects.requireNonNull(alertmanager, "alertmanager");
     if (httpHost.isBlank()) {
       throw new IllegalArgumentException(HTTP_HOST + ": must be non-empty");
     }
@@ -134,7 +153,45 @@ public record ConsoleConfig(
         map.getOrDefault(DB_USER, "postgres"),
         map.getOrDefault(DB_PASSWORD, ""),
         Path.of(map.getOrDefault(DB_DATA_DIR, "./.sandbox-slo/pg")),
-        Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")));
+        Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")),
+        externalUrl(map.getOrDefault(HTTP_EXTERNAL_URL, "http://127.0.0.1:8080")),
+        org.sandboxslo.console.chatops.ChatopsConfig.fromMap(map),
+        org.sandboxslo.console.hooks.AlertmanagerConfig.fromMap(map));
+  }
+
+  /**
+   * An absolute http(s) URL without query or fragment; a trailing {@code /} is dropped.
+   *
+   * @throws IllegalArgumentException naming {@value #HTTP_EXTERNAL_URL}
+   */
+  static java.net.URI externalUrl(String value) {
+    String v = value.trim();
+    while (v.endsWith("/")) {
+      v = v.substring(0, v.length() - 1);
+    }
+    java.net.URI u;
+    try {
+      u = new java.net.URI(v);
+    } catch (java.net.URISyntaxException e) {
+      u = null;
+    }
+    if (u == null
+        || !("http".equals(u.getScheme()) || "https".equals(u.getScheme()))
+        || u.getHost() == null
+        || u.getRawQuery() != null
+        || u.getRawFragment() != null) {
+      throw new IllegalArgumentException(
+          HTTP_EXTERNAL_URL
+              + ": expected an absolute http(s) URL such as https://slo.example.com, got '"
+              + value
+              + "'");
+    }
+    return u;
+  }
+
+  /** {@code externalUrl + path}, e.g. {@code link("/plans/p-1")}. */
+  public String link(String path) {
+    return externalUrl + (path.startsWith("/") ? path : "/" + path);
   }
 
   /** The database part, for {@link org.sandboxslo.store.Database#open}. */
@@ -160,7 +217,10 @@ public record ConsoleConfig(
         DB_USER + "=" + dbUser,
         DB_PASSWORD + "=" + (dbPassword.isEmpty() ? "" : MASK),
         DB_DATA_DIR + "=" + dbDataDir,
-        DB_WORK_DIR + "=" + dbWorkDir);
+        DB_WORK_DIR + "=" + dbWorkDir,
+        HTTP_EXTERNAL_URL + "=" + externalUrl,
+        chatops.describe(),
+        alertmanager.describe());
   }
 
   /** Like the record default, but with the password masked. */
@@ -186,6 +246,12 @@ public record ConsoleConfig(
         + dbDataDir
         + ", dbWorkDir="
         + dbWorkDir
+        + ", externalUrl="
+        + externalUrl
+        + ", chatops="
+        + chatops
+        + ", alertmanager="
+        + alertmanager
         + "]";
   }
 
