@@ -62,7 +62,22 @@ public final class ConsoleServer implements AutoCloseable {
       ConsoleSources sources,
       SliStore storeOrNull,
       PrometheusRegistry registry) {
+    return start(vertx, config, sources, storeOrNull, registry, Leadership.ALWAYS);
+  }
+
+  /**
+   * {@link #start(Vertx, ConsoleConfig, ConsoleSources, SliStore, PrometheusRegistry)} for one of
+   * several replicas: only the leader writes history; {@code /api/v1/status} says who leads.
+   */
+  public static Future<ConsoleServer> start(
+      Vertx vertx,
+      ConsoleConfig config,
+      ConsoleSources sources,
+      SliStore storeOrNull,
+      PrometheusRegistry registry,
+      Leadership leadership) {
     Objects.requireNonNull(vertx, "vertx");
+    Objects.requireNonNull(leadership, "leadership");
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(sources, "sources");
     Objects.requireNonNull(registry, "registry");
@@ -74,9 +89,12 @@ public final class ConsoleServer implements AutoCloseable {
       return Future.failedFuture(e);
     }
     ManagementVerticle management = new ManagementVerticle(config, sources, registry);
-    ConsoleVerticle console = new ConsoleVerticle(config, sources, storeOrNull, registry);
+    ConsoleVerticle console =
+        new ConsoleVerticle(config, sources, storeOrNull, registry).leadership(leadership);
     SnapshotWriterVerticle writer =
-        storeOrNull == null ? null : new SnapshotWriterVerticle(config, sources, storeOrNull);
+        storeOrNull == null
+            ? null
+            : new SnapshotWriterVerticle(config, sources, storeOrNull, leadership);
     List<String> ids = Collections.synchronizedList(new ArrayList<>());
     return vertx
         .deployVerticle(management)

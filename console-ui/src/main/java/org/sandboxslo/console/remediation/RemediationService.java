@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.sandboxslo.console.Leadership;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.remediation.PacedStep;
@@ -77,6 +78,10 @@ public final class RemediationService implements Shareable {
   private final java.util.Map<String, String> lastWarning = new ConcurrentHashMap<>();
 
   private volatile boolean stopped;
+  private final Leadership leadership;
+
+  /** Who the audit names as executing steps: {@code executor}, or {@code executor@<identity>}. */
+  private final String executor;
 
   private RemediationService(
       Vertx vertx,
@@ -84,8 +89,12 @@ public final class RemediationService implements Shareable {
       RemediationStore store,
       KubernetesClient client,
       RemediationFleet fleet,
-      Clock clock) {
+      Clock clock,
+      Leadership leadership) {
     this.vertx = vertx;
+    this.leadership = leadership;
+    this.executor =
+        leadership.identity() == null ? EXECUTOR : EXECUTOR + "@" + leadership.identity();
     this.config = config;
     this.store = store;
     this.ops = new ClusterOps(client);
@@ -107,6 +116,23 @@ public final class RemediationService implements Shareable {
       KubernetesClient client,
       RemediationFleet fleet,
       Clock clock) {
+    return start(vertx, config, store, client, fleet, clock, Leadership.ALWAYS);
+  }
+
+  /**
+   * As above for one of several replicas on one database: only the {@link Leadership leader}
+   * executes steps. Any replica accepts plan, approve, execute and cancel requests (they are rows);
+   * the leader resumes every executing plan when it gains the leadership and looks for new ones
+   * every 4 poll intervals; a replica that loses it stops before its next step.
+   */
+  public static Future<RemediationService> start(
+      Vertx vertx,
+      RemediationConfig config,
+      RemediationStore store,
+      KubernetesClient client,
+      RemediationFleet fleet,
+      Clock clock,
+      Leadership leadership) {
     RemediationService s =
         new RemediationService(
             Objects.requireNonNull(vertx, "vertx"),
@@ -114,19 +140,50 @@ public final class RemediationService implements Shareable {
             Objects.requireNonNull(store, "store"),
             Objects.requireNonNull(client, "client"),
             Objects.requireNonNull(fleet, "fleet"),
-            Objects.requireNonNull(clock, "clock"));
+            Objects.requireNonNull(clock, "clock"),
+            Objects.requireNonNull(leadership, "leadership"));
     LOG.info("remediation configuration:\n{}", config.describe());
     vertx.sharedData().getLocalMap(LOCAL_MAP).put("service", s);
+    if (leadership.elected()) {
+      leadership.onChange(
+          leader -> {
+            if (leader) {
+              vertx.runOnContext(x -> s.resumeExecuting("leadership gained"));
+            }
+          });
+      s.leaderScan =
+          vertx.setPeriodic(config.pollInterval().toMillis() * 4, t -> s.resumeExecuting(null));
+    }
+    return s.resumeExecuting("console restarted").map(s);
+  }
+
+  private long leaderScan = -1;
+
+  /**
+   * Schedules every plan in state {@code executing} that this process does not run yet (leader
+   * only); audits {@code plan.resume} with {@code why} unless null.
+   */
+  private Future<Void> resumeExecuting(String why) {
+    if (stopped || !leadership.isLeader()) {
+      return Future.succeededFuture();
+    }
     return store
         .plans("executing")
         .map(
             plans -> {
               for (PlanRow p : plans) {
-                LOG.info("resuming plan {} ({} {})", p.id(), p.action(), p.subject());
-                s.audit(EXECUTOR, "plan.resume", p.id(), null, null, "console restarted", "ok")
-                    .onComplete(x -> s.schedule(p.id()));
+                if (running.contains(p.id())) {
+                  continue;
+                }
+                if (why == null) {
+                  schedule(p.id());
+                  continue;
+                }
+                LOG.info("resuming plan {} ({} {}): {}", p.id(), p.action(), p.subject(), why);
+                audit(executor, "plan.resume", p.id(), null, null, why, "ok")
+                    .onComplete(x -> schedule(p.id()));
               }
-              return s;
+              return null;
             });
   }
 
@@ -138,6 +195,7 @@ public final class RemediationService implements Shareable {
   /** Stops scheduling steps (a step in flight completes) and unregisters. */
   public Future<Void> stop() {
     stopped = true;
+    vertx.cancelTimer(leaderScan);
     vertx.sharedData().getLocalMap(LOCAL_MAP).remove("service");
     return worker.close();
   }
@@ -616,7 +674,8 @@ public final class RemediationService implements Shareable {
   }
 
   private void tick(String id) {
-    if (stopped) {
+    if (stopped || !leadership.isLeader()) {
+      // another replica leads: the plan stays executing in the store and the leader runs it
       running.remove(id);
       return;
     }
@@ -757,7 +816,7 @@ public final class RemediationService implements Shareable {
         .compose(
             x ->
                 audit(
-                    EXECUTOR,
+                    executor,
                     "step.before",
                     p.id(),
                     stepNo,
@@ -768,7 +827,7 @@ public final class RemediationService implements Shareable {
             x -> worker.executeBlocking(() -> ops.deleteStaleMember(pool, name, engineStale(pool))))
         .compose(
             result ->
-                audit(EXECUTOR, "step.after", p.id(), stepNo, object, "delete stale member", result)
+                audit(executor, "step.after", p.id(), stepNo, object, "delete stale member", result)
                     .map(result))
         .compose(
             result -> {
@@ -818,7 +877,7 @@ public final class RemediationService implements Shareable {
               ready ->
                   ready >= min
                       ? audit(
-                              EXECUTOR,
+                              executor,
                               "step.after",
                               p.id(),
                               n,
@@ -845,7 +904,7 @@ public final class RemediationService implements Shareable {
         .compose(
             x ->
                 audit(
-                    EXECUTOR,
+                    executor,
                     "step.before",
                     p.id(),
                     n,
@@ -855,7 +914,7 @@ public final class RemediationService implements Shareable {
         .compose(x -> worker.executeBlocking(() -> apply(s, p)))
         .compose(
             result ->
-                audit(EXECUTOR, "step.after", p.id(), n, object, s.getString("description"), result)
+                audit(executor, "step.after", p.id(), n, object, s.getString("description"), result)
                     .map(result))
         .compose(
             result ->
@@ -890,7 +949,7 @@ public final class RemediationService implements Shareable {
 
   private Future<Boolean> finish(PlanRow p, String state, String result) {
     return audit(
-            EXECUTOR,
+            executor,
             "plan.done",
             p.id(),
             null,

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.sandboxslo.console.Leadership;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.engine.sli.FleetSnapshot;
@@ -71,6 +72,7 @@ public final class SloService implements AutoCloseable {
   private final List<Long> timers = new ArrayList<>();
   private volatile Instant lastPersist;
   private volatile ControllerViewService controllerView;
+  private volatile Leadership leadership = Leadership.ALWAYS;
 
   private SloService(
       Vertx vertx, SloSettings settings, EngineLoop engine, SloStore store, Clock clock) {
@@ -90,7 +92,22 @@ public final class SloService implements AutoCloseable {
    */
   public static Future<SloService> start(
       Vertx vertx, SloSettings settings, EngineLoop engine, SloStore storeOrNull, Clock clock) {
+    return start(vertx, settings, engine, storeOrNull, clock, Leadership.ALWAYS);
+  }
+
+  /**
+   * As above for one of several replicas on one database: every replica evaluates its SLOs for
+   * reads, only the {@link Leadership leader} writes and prunes the budget history.
+   */
+  public static Future<SloService> start(
+      Vertx vertx,
+      SloSettings settings,
+      EngineLoop engine,
+      SloStore storeOrNull,
+      Clock clock,
+      Leadership leadership) {
     SloService s = new SloService(vertx, settings, engine, storeOrNull, clock);
+    s.leadership = Objects.requireNonNull(leadership, "leadership");
     return s.loadFiles()
         .compose(v -> s.loadStored())
         .compose(v -> s.refreshDefaults())
@@ -265,9 +282,12 @@ public final class SloService implements AutoCloseable {
         .mapEmpty();
   }
 
-  /** Upserts the buckets that changed since the last write (plus one coarse width). */
+  /**
+   * Upserts the buckets that changed since the last write (plus one coarse width); nothing (0) on a
+   * replica that does not lead.
+   */
   public Future<Integer> persist() {
-    if (store == null) {
+    if (store == null || !leadership.isLeader()) {
       return Future.succeededFuture(0);
     }
     Instant since = lastPersist;

@@ -22,6 +22,7 @@ import org.sandboxslo.collector.IngestError;
 import org.sandboxslo.collector.SandboxCollector;
 import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.ConsoleServer;
+import org.sandboxslo.console.Leadership;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.console.remediation.RemediationConfig;
 import org.sandboxslo.console.remediation.RemediationService;
@@ -59,6 +60,8 @@ public final class ConsoleProcess implements AutoCloseable {
   private ConsoleServer console;
   private RemediationService remediation;
   private final Map<String, String> settings;
+  private PrometheusRegistry registry = PrometheusRegistry.defaultRegistry;
+  private Leadership leadership = Leadership.ALWAYS;
 
   private ConsoleProcess(Map<String, String> settings) {
     this.settings = Map.copyOf(settings);
@@ -88,7 +91,21 @@ public final class ConsoleProcess implements AutoCloseable {
       Set<String> extraAppKeys,
       KubernetesClient client,
       LocalController localOrNull) {
+    return start(settings, extraAppKeys, client, localOrNull, PrometheusRegistry.defaultRegistry);
+  }
+
+  /**
+   * As above with the registry {@code /metrics} serves (the default registry in production; a fresh
+   * one per process when several run in one JVM, as in the leader-election test).
+   */
+  public static ConsoleProcess start(
+      Map<String, String> settings,
+      Set<String> extraAppKeys,
+      KubernetesClient client,
+      LocalController localOrNull,
+      PrometheusRegistry registry) {
     ConsoleProcess p = new ConsoleProcess(settings);
+    p.registry = registry;
     try {
       Configs c = Configs.of(settings, extraAppKeys);
       p.client = p.keep(client);
@@ -115,19 +132,23 @@ public final class ConsoleProcess implements AutoCloseable {
     closeables.push(() -> await(vertx.close()));
     storage = await(Database.open(vertx, c.console().database()));
     closeables.push(() -> await(storage.close()));
+    if (c.leader().enabled()) {
+      // closed after remediation and SLO history have stopped (closeables is a stack), so the
+      // next leader cannot start a step this process is still applying
+      leadership = keep(LeaderElection.start(client, c.leader(), registry));
+    }
     RemediationService rem =
-        RemediationWiring.start(vertx, settings, client, engine, local, storage);
+        RemediationWiring.start(vertx, settings, client, engine, local, storage, leadership);
     closeables.push(() -> await(rem.stop()));
     remediation = rem;
     // JVM memory, GC, threads and class loading next to the console's own metrics (once per
     // registry)
-    JvmMetrics.builder().register(PrometheusRegistry.defaultRegistry);
+    JvmMetrics.builder().register(registry);
     console =
         await(
-            ConsoleServer.start(
-                vertx, c.console(), engine, storage.store(), PrometheusRegistry.defaultRegistry));
+            ConsoleServer.start(vertx, c.console(), engine, storage.store(), registry, leadership));
     closeables.push(() -> await(console.stop()));
-    closeables.push(SloWiring.start(vertx, settings, engine, storage, local));
+    closeables.push(SloWiring.start(vertx, settings, engine, storage, local, leadership));
   }
 
   private Map<String, Long> ingestErrors() {
@@ -187,6 +208,11 @@ public final class ConsoleProcess implements AutoCloseable {
     return remediation;
   }
 
+  /** Who leads among the replicas ({@link Leadership#ALWAYS} without an election). */
+  public Leadership leadership() {
+    return leadership;
+  }
+
   public Database storage() {
     return storage;
   }
@@ -212,7 +238,11 @@ public final class ConsoleProcess implements AutoCloseable {
 
   /** Every module's config, validated together so a bad key fails before anything starts. */
   record Configs(
-      EngineConfig engine, CollectorConfig collector, ConsoleConfig console, Duration refresh) {
+      EngineConfig engine,
+      CollectorConfig collector,
+      ConsoleConfig console,
+      Duration refresh,
+      LeaderConfig leader) {
     static Configs of(Map<String, String> s, Set<String> extraAppKeys) {
       Set<String> known = new TreeSet<>(APP_KEYS);
       known.addAll(extraAppKeys);
@@ -230,7 +260,8 @@ public final class ConsoleProcess implements AutoCloseable {
           ConsoleConfig.fromMap(s),
           Durations.parse(
               "sloconsole.app.refresh-interval",
-              s.getOrDefault("sloconsole.app.refresh-interval", "1s")));
+              s.getOrDefault("sloconsole.app.refresh-interval", "1s")),
+          LeaderConfig.fromMap(s, System.getenv()));
     }
   }
 }

@@ -5,6 +5,7 @@ import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import org.sandboxslo.console.Leadership;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.console.remediation.RemediationConfig;
@@ -30,7 +31,8 @@ final class RemediationWiring {
       KubernetesClient client,
       EngineLoop engine,
       LocalController localOrNull,
-      Database storage) {
+      Database storage,
+      Leadership leadership) {
     RemediationConfig cfg = RemediationConfig.fromMap(settings);
     if (localOrNull != null) {
       cfg = cfg.withDemoAdmin();
@@ -74,6 +76,12 @@ final class RemediationWiring {
         };
     return ConsoleProcess.await(
         RemediationService.start(
-            vertx, cfg, new RemediationStore(storage.pool()), client, fleet, Clock.systemUTC()));
+            vertx,
+            cfg,
+            new RemediationStore(storage.pool()),
+            client,
+            fleet,
+            Clock.systemUTC(),
+            leadership));
   }
 }

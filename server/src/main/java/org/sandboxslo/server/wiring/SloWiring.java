@@ -5,6 +5,7 @@ import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.sandboxslo.console.Leadership;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.console.slo.ControllerViewService;
 import org.sandboxslo.console.slo.SloService;
@@ -28,6 +29,7 @@ public final class SloWiring {
   /**
    * @param localOrNull the controller in this process (the demo: its metrics are served and scraped
    *     by default), null in watch mode
+   * @param leadership only the leader writes budget history
    * @return closes everything started here (persisting the budget history once more first)
    * @throws IllegalArgumentException for bad {@code sloconsole.slo.*}/{@code controller-view.*}
    *     keys
@@ -37,7 +39,8 @@ public final class SloWiring {
       Map<String, String> settingsMap,
       EngineLoop engine,
       Database storage,
-      LocalController localOrNull) {
+      LocalController localOrNull,
+      Leadership leadership) {
     SloSettings settings = SloSettings.fromMap(settingsMap);
     if (localOrNull != null) {
       String url = localOrNull.serveMetrics("127.0.0.1", settings.demoPort());
@@ -48,7 +51,7 @@ public final class SloWiring {
     }
     SloStore store = storage == null ? null : new SloStore(storage.pool());
     Clock clock = Clock.systemUTC();
-    SloService service = await(SloService.start(vertx, settings, engine, store, clock));
+    SloService service = await(SloService.start(vertx, settings, engine, store, clock, leadership));
     if (settings.controllerUrl() != null) {
       service.controllerView(new ControllerViewService(vertx, settings, clock));
       LOG.info(
