@@ -396,7 +396,7 @@ class DeployManifestsTest {
                   env.put(
                       k,
                       new String(
-                          java.util.Base64.getDecoder().decode(String.valueOf(v)),
+                          java.util.Base64.getMimeDecoder().decode(String.valueOf(v)),
                           java.nio.charset.StandardCharsets.UTF_8)));
     }
     return env;
