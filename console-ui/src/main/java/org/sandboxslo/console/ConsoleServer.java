@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.sandboxslo.console.engine.ConsoleSources;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.store.SliStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.console.engine.FindingState;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.sli.Scope;
 import org.sandboxslo.engine.sli.SliSnapshot;

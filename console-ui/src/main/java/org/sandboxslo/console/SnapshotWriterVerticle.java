@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.sandboxslo.console.engine.ConsoleSources;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.store.SliStore;
 import org.slf4j.Logger;

@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
-import org.sandboxslo.console.Leadership;
+import org.sandboxslo.console.leader.Leadership;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

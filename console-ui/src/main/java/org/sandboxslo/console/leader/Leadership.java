@@ -1,4 +1,4 @@
-package org.sandboxslo.console;
+package org.sandboxslo.console.leader;
 
 import java.util.function.Consumer;
 
