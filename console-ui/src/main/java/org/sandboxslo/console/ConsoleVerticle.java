@@ -162,6 +162,7 @@ public final class ConsoleVerticle extends VerticleBase {
     ManagementRoutes.mount(r, sources, registry);
     org.sandboxslo.console.slo.SloRoutes.mount(r, vertx);
     org.sandboxslo.console.remediation.RemediationRoutes.mount(r, vertx);
+    org.sandboxslo.console.api.WhatIfRoutes.mount(r, vertx);
     r.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
     jsonErrors(r);
     return r;
