@@ -342,7 +342,11 @@ class WebConsoleE2E {
       b.open(path.toString());
       // the subject: what the placeholders name, joined as the page shows it (ns/name)
       List<String> expected = new ArrayList<>();
-      if (values.size() >= 2 && values.get(0).equals("demo")) {
+      Matcher kind = Pattern.compile("^/findings\\?kind=([A-Za-z|]+)").matcher(path);
+      if (kind.find()) {
+        // a findings link names its kind(s); the list shows the kind filter it applies
+        expected.add("Showing kind " + kind.group(1).split("\\|")[0]);
+      } else if (values.size() >= 2 && values.get(0).equals("demo")) {
         expected.add(values.get(0) + "/" + values.get(1));
       } else {
         expected.addAll(values);
