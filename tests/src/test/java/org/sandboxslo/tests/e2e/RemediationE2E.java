@@ -415,10 +415,15 @@ class RemediationE2E {
             + currentTemplateReady.size()
             + " samples)");
     assertTrue(minReady.get() >= 6, "Ready members dropped to " + minReady.get() + " < floor 6");
-    // the current-template ready count only grows during the rollout
+    // the current-template ready count only grows during the rollout, up to the surge (8 + 1
+    // canary); restoring the surge at the end brings it back to the pool's 8
     List<Integer> fresh = new ArrayList<>(currentTemplateReady);
-    for (int i = 1; i < fresh.size(); i++) {
+    int peak = fresh.indexOf(java.util.Collections.max(fresh));
+    for (int i = 1; i <= peak; i++) {
       assertTrue(fresh.get(i) >= fresh.get(i - 1), "current-template Ready went down: " + fresh);
+    }
+    for (int i = peak + 1; i < fresh.size(); i++) {
+      assertTrue(fresh.get(i) >= 8, "current-template Ready below 8 after the surge: " + fresh);
     }
     JsonNode done = get(api("/api/v1/plans/" + id), CAROL).json();
     assertTrue(done.get("progress").get("minReady").asInt() >= 6, done.toString());
@@ -465,8 +470,10 @@ class RemediationE2E {
             .get("actor")
             .asText());
     assertEquals(1, count(rows, "plan.execute", "ok"));
-    assertEquals(8, count(rows, "step.before", "intent"));
-    assertEquals(8, count(rows, "step.after", "ok"));
+    // 8 deletes, plus the surge (a canary on the new template first) and its restore
+    assertEquals(10, count(rows, "step.before", "intent"));
+    assertEquals(10, count(rows, "step.after", "ok"));
+    assertEquals(2, count(rows, "step.after", "ok: spec.replicas "));
     assertEquals(1, count(rows, "plan.done", "succeeded"));
     for (String member : planned) {
       List<JsonNode> steps =
@@ -489,7 +496,7 @@ class RemediationE2E {
         "plan " + id + " is already succeeded (started by alice); nothing was done twice",
         again.json().get("reason").asText());
     List<JsonNode> rowsAfter = audit(id);
-    assertEquals(8, count(rowsAfter, "step.before", ""));
+    assertEquals(10, count(rowsAfter, "step.before", ""));
     assertEquals(rows.size() + 1, rowsAfter.size());
     assertTrue(
         rowsAfter.get(rowsAfter.size() - 1).get("result").asText().startsWith("refused: 409"));
@@ -580,15 +587,27 @@ class RemediationE2E {
           .until(() -> get(store.plan(id)).state().equals("succeeded"));
       List<AuditEntry> rows = get(store.audit(id, null, null));
       assertEquals(1, rows.stream().filter(r -> r.what().equals("plan.resume")).count());
+      // 4 stale members deleted one by one, plus the surge (canary) and its restore: each step
+      // audited once before and once after
       assertEquals(
           4,
           rows.stream()
-              .filter(r -> r.what().equals("step.before") && r.result().equals("intent"))
+              .filter(
+                  r ->
+                      r.what().equals("step.before")
+                          && r.result().equals("intent")
+                          && r.object().startsWith("Sandbox "))
               .count());
       assertEquals(
           4,
           rows.stream()
               .filter(r -> r.what().equals("step.after") && r.result().equals("ok"))
+              .count());
+      assertEquals(
+          2,
+          rows.stream()
+              .filter(
+                  r -> r.what().equals("step.after") && r.result().startsWith("ok: spec.replicas "))
               .count());
       assertTrue(
           get(store.plan(id)).progress().getInteger("minReady") >= 3,
