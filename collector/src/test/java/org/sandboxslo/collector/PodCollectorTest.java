@@ -81,10 +81,29 @@ class PodCollectorTest {
     assertEquals("sbx-1", up.pod().ref().name());
     assertEquals("golden-1", up.pod().snapshot());
     assertEquals("ErrImagePull", up.pod().failingContainers().get(0).waitingReason());
+    // the informer's watch opens after its list: a delete in between is never replayed by the mock
+    // server (a real API server would, from the list's resourceVersion); a second labelled Pod
+    // arriving as an event proves the watch is open before the delete is sent
+    client.pods().inNamespace("team-a").resource(pod("sbx-2", true)).create();
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(
+            () ->
+                events.stream()
+                    .anyMatch(
+                        e ->
+                            e instanceof FleetEvent.PodUpserted p
+                                && p.pod().ref().name().equals("sbx-2")));
     client.pods().inNamespace("team-a").withName("sbx-1").delete();
     await()
         .atMost(Duration.ofSeconds(90))
-        .until(() -> events.stream().anyMatch(e -> e instanceof FleetEvent.PodDeleted));
+        .until(
+            () ->
+                events.stream()
+                    .anyMatch(
+                        e ->
+                            e instanceof FleetEvent.PodDeleted d
+                                && d.ref().name().equals("sbx-1")));
     assertTrue(
         events.stream()
             .noneMatch(
