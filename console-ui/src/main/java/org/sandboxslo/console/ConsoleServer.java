@@ -92,7 +92,15 @@ public final class ConsoleServer implements AutoCloseable {
       return Future.failedFuture(e);
     }
     ManagementVerticle management = new ManagementVerticle(config, sources, registry);
-    ConsoleVerticle console = new ConsoleVerticle(config, sources, storeOrNull, registry, services);
+    ConsoleVerticle console =
+        new ConsoleVerticle(
+            config,
+            sources,
+            storeOrNull,
+            registry,
+            services,
+            java.time.Clock.systemUTC(),
+            metrics::dropped);
     SnapshotWriterVerticle writer =
         storeOrNull == null ? null : new SnapshotWriterVerticle(config, sources, storeOrNull);
     List<String> ids = Collections.synchronizedList(new ArrayList<>());

@@ -85,9 +85,6 @@ public final class ManagementRoutes {
   }
 
   static void json(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response()
-        .setStatusCode(status)
-        .putHeader("Content-Type", "application/json")
-        .end(body.encode());
+    org.sandboxslo.console.api.Replies.json(ctx, status, body);
   }
 }

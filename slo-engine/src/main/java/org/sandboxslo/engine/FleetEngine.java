@@ -995,6 +995,15 @@ public final class FleetEngine {
     return true;
   }
 
+  /**
+   * Revokes a budget exclusion of an SLO (its events count again); false when the SLO or the
+   * exclusion is unknown.
+   */
+  public boolean revokeExclusion(String sloName, BudgetExclusion exclusion) {
+    SloLedger l = slos.get(sloName);
+    return l != null && l.revoke(exclusion);
+  }
+
   /** Every SLO evaluated at {@code now}, in insertion order. */
   public List<SloStatus> slos(Instant now) {
     List<SloStatus> out = new ArrayList<>();

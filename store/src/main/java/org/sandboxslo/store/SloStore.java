@@ -25,8 +25,10 @@ import org.sandboxslo.engine.slo.SloLedger;
  * PostgreSQL persistence of the SLO subsystem (migration {@code V2__slo_budget.sql}): user SLO
  * definitions ({@code slo_definition}: name, JSON body), budget history ({@code slo_budget_bucket}:
  * per SLO, resolution and bucket start the good/valid counts, upserted) and budget exclusions
- * ({@code slo_exclusion}: from, to, reason, author, created_at; append-only audit). SQL is rendered
- * by jOOQ with {@code $n} markers and run by vertx-pg-client.
+ * ({@code slo_exclusion}: from, to, reason, author, created_at; revoked by setting {@code
+ * revoked_at, revoked_by, revoke_reason} ({@code V5__caller_safety.sql}), never deleted). SLO
+ * changes are audited in {@code remediation_audit} ({@link #audit}). SQL is rendered by jOOQ with
+ * {@code $n} markers and run by vertx-pg-client.
  */
 public final class SloStore {
   private static final DSLContext SQL = Sql.SQL;
@@ -90,9 +92,14 @@ public final class SloStore {
    * A stored user SLO.
    *
    * @param name SLO name
-   * @param body the POSTed JSON body
+   * @param body the POSTed JSON body, or null when the stored text is not a JSON object
+   * @param error why the row cannot be read, or null
    */
-  public record StoredDefinition(String name, JsonObject body) {}
+  public record StoredDefinition(String name, JsonObject body, String error) {
+    public StoredDefinition(String name, JsonObject body) {
+      this(name, body, null);
+    }
+  }
 
   /**
    * An audited budget exclusion.
@@ -151,10 +158,18 @@ public final class SloStore {
             rs -> {
               List<StoredDefinition> out = new ArrayList<>();
               for (Row r : rs) {
-                out.add(new StoredDefinition(r.getString(0), new JsonObject(r.getString(1))));
+                out.add(definition(r.getString(0), r.getString(1)));
               }
               return out;
             });
+  }
+
+  private static StoredDefinition definition(String name, String body) {
+    try {
+      return new StoredDefinition(name, new JsonObject(body));
+    } catch (RuntimeException e) {
+      return new StoredDefinition(name, null, "the stored body is not a JSON object");
+    }
   }
 
   /** Upserts buckets of one SLO; returns the number written. */
@@ -231,17 +246,48 @@ public final class SloStore {
             });
   }
 
+  /**
+   * Revokes an exclusion of {@code slo} that is not revoked yet.
+   *
+   * @return true when this call revoked it; false when unknown, of another SLO or already revoked
+   */
+  public Future<Boolean> revokeExclusion(
+      long id, String slo, String by, String reason, Instant at) {
+    Query q =
+        SQL.update(SLO_EXCLUSION)
+            .set(SLO_EXCLUSION.REVOKED_AT, at.atOffset(ZoneOffset.UTC))
+            .set(SLO_EXCLUSION.REVOKED_BY, by)
+            .set(SLO_EXCLUSION.REVOKE_REASON, reason)
+            .where(SLO_EXCLUSION.ID.eq(id))
+            .and(SLO_EXCLUSION.SLO.eq(slo))
+            .and(SLO_EXCLUSION.REVOKED_AT.isNull());
+    return pool.preparedQuery(q.getSQL())
+        .execute(Tuple.from(q.getBindValues()))
+        .map(rs -> rs.rowCount() == 1);
+  }
+
+  /**
+   * Appends an audit row for an SLO change to {@code remediation_audit} (the console's one audit
+   * log, append-only), with {@code plan_id} and {@code step} null.
+   *
+   * @param actor the signed-in caller
+   * @param what e.g. {@code slo.create}, {@code slo.delete}, {@code slo.exclude}, {@code
+   *     slo.exclusion.revoke}
+   * @param object e.g. {@code SLO warm-hit-demo-python}
+   * @return the row's sequence number
+   */
+  public Future<Long> audit(
+      String actor, String what, String object, String why, String result, Instant at) {
+    return new RemediationStore(pool)
+        .append(new AuditEntry(0, at, actor, what, null, null, object, why, result));
+  }
+
+  /** The exclusions that are not revoked, oldest first. */
   public Future<List<StoredExclusion>> exclusions() {
     Query q =
-        SQL.select(
-                SLO_EXCLUSION.ID,
-                SLO_EXCLUSION.SLO,
-                SLO_EXCLUSION.FROM_AT,
-                SLO_EXCLUSION.TO_AT,
-                SLO_EXCLUSION.REASON,
-                SLO_EXCLUSION.AUTHOR,
-                SLO_EXCLUSION.CREATED_AT)
+        SQL.select(SLO_EXCLUSION.ID, SLO_EXCLUSION.SLO, SLO_EXCLUSION.FROM_AT, SLO_EXCLUSION.TO_AT, SLO_EXCLUSION.REASON, SLO_EXCLUSION.AUTHOR, SLO_EXCLUSION.CREATED_AT)
             .from(SLO_EXCLUSION)
+            .where(SLO_EXCLUSION.REVOKED_AT.isNull())
             .orderBy(SLO_EXCLUSION.ID);
     return pool.preparedQuery(q.getSQL())
         .execute(Tuple.from(q.getBindValues()))

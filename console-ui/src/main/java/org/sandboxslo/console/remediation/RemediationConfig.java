@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.sandboxslo.console.auth.Caller;
 import org.sandboxslo.engine.time.Durations;
 
 /**
@@ -19,10 +20,10 @@ import org.sandboxslo.engine.time.Durations;
  * <ul>
  *   <li>{@code sloconsole.auth.tokens}: {@code user:token:role+role,...}, e.g. {@code
  *       alice:token-a:operator+approver,bob:token-b:approver:team-a+viewer}; roles are {@code
- *       viewer|operator|approver|admin}, optionally scoped {@code role:namespace}. Default empty:
- *       in demo mode random tokens for user {@code admin} (role {@code admin}) and user {@code
- *       reviewer} (a second approver, for the two-person rule) are generated and printed once
- *       ({@link #withDemoAdmin()}); otherwise every call is 401.
+ *       viewer|operator|approver|slo-owner|admin}, optionally scoped {@code role:namespace}.
+ *       Default empty: in demo mode random tokens for user {@code admin} (role {@code admin}) and
+ *       user {@code reviewer} (a second approver, for the two-person rule) are generated and
+ *       printed once ({@link #withDemoAdmin()}); otherwise every call is 401.
  *   <li>{@code sloconsole.auth.two-person} (default {@code true}): destructive actions
  *       (PacedRecreate, ShardPool, DeleteExpiredClaims, ScalePool down) must be approved by a
  *       different user than the planner
@@ -59,7 +60,9 @@ public record RemediationConfig(
   public static final String POLL = "sloconsole.remediation.poll-interval";
   public static final String WORKERS = "sloconsole.remediation.workers";
   public static final String APPROVER_ROLES = "sloconsole.auth.approver-roles";
-  private static final Set<String> KEYS =
+
+  /** The keys this record reads. */
+  public static final Set<String> KEYS =
       Set.of(TOKENS, TWO_PERSON, MAX_UNAVAILABLE, POLL, WORKERS, APPROVER_ROLES);
 
   public RemediationConfig {
@@ -88,7 +91,8 @@ public record RemediationConfig(
   public static RemediationConfig fromMap(Map<String, String> m) {
     for (String k : m.keySet()) {
       if ((k.startsWith("sloconsole.auth.") || k.startsWith("sloconsole.remediation."))
-          && !KEYS.contains(k)) {
+          && !KEYS.contains(k)
+          && !org.sandboxslo.console.auth.AuthConfig.KEYS.contains(k)) {
         throw new IllegalArgumentException(
             "unknown configuration key " + k + "; known: " + new TreeSet<>(KEYS));
       }
@@ -228,7 +232,8 @@ public record RemediationConfig(
         approverRoles);
   }
 
-  private static String randomToken() {
+  /** A random token ({@code demo-} + 32 hex digits) for demo sign-in. */
+  public static String randomToken() {
     byte[] b = new byte[16];
     new SecureRandom().nextBytes(b);
     return "demo-" + HexFormat.of().formatHex(b);

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.sandboxslo.console.auth.Caller;
 
 class RemediationConfigTest {
   @Test

@@ -26,15 +26,19 @@ public final class Durations {
     String v = value.trim();
     Matcher m = P.matcher(v);
     if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      return switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        case "h" -> Duration.ofHours(n);
-        case "d" -> Duration.ofDays(n);
-        default -> Duration.ofDays(7 * n);
-      };
+      try {
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+          case "ms" -> Duration.ofMillis(n);
+          case "s" -> Duration.ofSeconds(n);
+          case "m" -> Duration.ofMinutes(n);
+          case "h" -> Duration.ofHours(n);
+          case "d" -> Duration.ofDays(n);
+          default -> Duration.ofDays(Math.multiplyExact(7, n));
+        };
+      } catch (ArithmeticException | NumberFormatException e) {
+        throw new IllegalArgumentException(key + ": duration out of range, got '" + value + "'", e);
+      }
     }
     try {
       return Duration.parse(v);

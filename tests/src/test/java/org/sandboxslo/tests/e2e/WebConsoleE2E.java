@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
-import org.sandboxslo.console.remediation.Caller;
+import org.sandboxslo.console.auth.Caller;
 import org.sandboxslo.demo.DemoApp;
 
 /**
