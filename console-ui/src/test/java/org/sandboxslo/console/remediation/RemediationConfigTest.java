@@ -46,7 +46,7 @@ class RemediationConfigTest {
   @Test
   void badKeysAndValuesAreOneLineErrorsNamingTheKey() {
     assertEquals(
-        "sloconsole.auth.tokens: unknown role 'root' for user alice; roles: viewer, operator, approver, admin "
+        "sloconsole.auth.tokens: unknown role 'root' for user alice; roles: viewer, operator, approver, slo-owner, admin "
             + "(optionally role:namespace)",
         assertThrows(
                 IllegalArgumentException.class,
