@@ -208,9 +208,10 @@ public final class ConsoleVerticle extends VerticleBase {
     IdempotencyHandler idempotency =
         new IdempotencyHandler(
             idempotencyKeys, ctx -> ConsoleAuth.caller(ctx).user(), clock, config.idempotencyTtl());
+    // every method: a POST-only route here would turn 404s under /api/ into 405s
     for (String prefix : List.of("/api/*", "/hooks/*")) {
-      r.post(prefix).handler(idempotency.bodyReader());
-      r.post(prefix).handler(idempotency);
+      r.route(prefix).handler(idempotency.bodyReader());
+      r.route(prefix).handler(idempotency);
     }
     r.get("/api/v1/templates")
         .handler(ctx -> ok(ctx, slos.withControllerView(SnapshotJson.templates(snapshot()))));

@@ -288,7 +288,8 @@ class ConsoleVerticleTest {
                                   + "\"suspectStale\":[],"
                                   + "\"ready\":true,\"ingestErrors\":"
                                   + "{\"SandboxClaim/bad-annotation\":2},"
-                                  + "\"store\":{\"enabled\":false,\"rows\":null,\"error\":null}}");
+                                  + "\"store\":{\"enabled\":false,\"rows\":null,\"error\":null},"
+                                  + "\"slos\":{\"running\":false,\"loadErrors\":[]}}");
                           tc.completeNow();
                         })));
   }

@@ -1,6 +1,5 @@
 package org.sandboxslo.server.record;
 
-import org.sandboxslo.collector.EnvRedaction;
 import io.vertx.core.json.JsonObject;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -10,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
+import org.sandboxslo.collector.EnvRedaction;
 import org.sandboxslo.collector.SandboxCollector;
 import org.sandboxslo.engine.model.Kind;
 
