@@ -33,7 +33,10 @@ class TimelineRecorderTest {
                     .put(
                         "env",
                         new JsonArray()
-                            .add(new JsonObject().put("name", "API_TOKEN").put("value", "s3cr3t-claim"))
+                            .add(
+                                new JsonObject()
+                                    .put("name", "API_TOKEN")
+                                    .put("value", "s3cr3t-claim"))
                             .add(
                                 new JsonObject()
                                     .put("name", "FROM_SECRET")
@@ -42,36 +45,23 @@ class TimelineRecorderTest {
                                         new JsonObject()
                                             .put(
                                                 "secretKeyRef",
-                                                new JsonObject().put("name", "db").put("key", "pw"))))))
+                                                new JsonObject()
+                                                    .put("name", "db")
+                                                    .put("key", "pw"))))))
             .getMap();
+    JsonObject container =
+        new JsonObject()
+            .put("name", "main")
+            .put("value", "kept") // a field named "value" outside env stays
+            .put(
+                "env",
+                new JsonArray().add(new JsonObject().put("name", "PW").put("value", "s3cr3t-pod")));
+    JsonObject podSpec = new JsonObject().put("containers", new JsonArray().add(container));
     Map<String, Object> sandbox =
         new JsonObject()
             .put("kind", "Sandbox")
             .put("metadata", new JsonObject().put("name", "s1").put("namespace", "demo"))
-            .put(
-                "spec",
-                new JsonObject()
-                    .put(
-                        "podTemplate",
-                        new JsonObject()
-                            .put(
-                                "spec",
-                                new JsonObject()
-                                    .put(
-                                        "containers",
-                                        new JsonArray()
-                                            .add(
-                                                new JsonObject()
-                                                    .put("name", "main")
-                                                    // a label value named "value" outside env stays
-                                                    .put("value", "kept")
-                                                    .put(
-                                                        "env",
-                                                        new JsonArray()
-                                                            .add(
-                                                                new JsonObject()
-                                                                    .put("name", "PW")
-                                                                    .put("value", "s3cr3t-pod")))))))))
+            .put("spec", new JsonObject().put("podTemplate", new JsonObject().put("spec", podSpec)))
             .getMap();
     Path file = dir.resolve("rec.yaml");
     try (TimelineRecorder r = new TimelineRecorder(file)) {
@@ -86,8 +76,13 @@ class TimelineRecorderTest {
     JsonArray env = c.getJsonObject("spec").getJsonArray("env");
     assertEquals(
         new JsonObject().put("name", "API_TOKEN").put("value", "<redacted>"), env.getJsonObject(0));
-    assertEquals("pw", env.getJsonObject(1).getJsonObject("valueFrom").getJsonObject("secretKeyRef").getString("key"));
-    JsonObject container =
+    assertEquals(
+        "pw",
+        env.getJsonObject(1)
+            .getJsonObject("valueFrom")
+            .getJsonObject("secretKeyRef")
+            .getString("key"));
+    JsonObject recorded =
         new JsonObject(lines.get(1).substring(2))
             .getJsonObject("object")
             .getJsonObject("spec")
@@ -95,8 +90,8 @@ class TimelineRecorderTest {
             .getJsonObject("spec")
             .getJsonArray("containers")
             .getJsonObject(0);
-    assertEquals("kept", container.getString("value"));
-    assertEquals("<redacted>", container.getJsonArray("env").getJsonObject(0).getString("value"));
+    assertEquals("kept", recorded.getString("value"));
+    assertEquals("<redacted>", recorded.getJsonArray("env").getJsonObject(0).getString("value"));
     // the original trees are untouched (the collector still sees the real object)
     assertTrue(new JsonObject(claim).encode().contains("s3cr3t-claim"));
   }

@@ -400,7 +400,8 @@ class RemediationE2E {
     // without a key a duplicate is refused by the state machine
     Http.Response noKey = post(api("/api/v1/plans/" + id + "/execute"), ALICE, null, null);
     assertEquals(409, noKey.status(), noKey.body());
-    assertTrue(noKey.json().get("reason").asText().endsWith("nothing was done twice"), noKey.body());
+    assertTrue(
+        noKey.json().get("reason").asText().endsWith("nothing was done twice"), noKey.body());
     await()
         .atMost(Duration.ofSeconds(60))
         .until(
