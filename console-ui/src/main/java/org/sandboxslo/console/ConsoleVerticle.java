@@ -5,6 +5,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
@@ -245,8 +246,8 @@ public final class ConsoleVerticle extends VerticleBase {
     new org.sandboxslo.console.routes.ProbeRoutes(sources::events, clock).mount(r);
     new org.sandboxslo.console.routes.UnservedClaimRoutes(sources::unservedClaims).mount(r);
     StaticHandler page = StaticHandler.create("webroot").setCachingEnabled(false);
-    r.get("/*").handler(page);
-    r.head("/*").handler(page);
+    // one route for both methods: separate GET and HEAD routes would turn unknown GETs into 405s
+    r.route("/*").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(page);
     jsonErrors(r);
     return r;
   }

@@ -82,11 +82,46 @@ class ConsoleConfigTest {
   }
 
   @Test
+  void originsAndRequestLimitsAreCheckedAndNormalized() {
+    ConsoleConfig c =
+        ConsoleConfig.fromMap(
+            Map.of(
+                "sloconsole.http.external-url", "HTTPS://Console.Example.com:443/ui/",
+                "sloconsole.http.allowed-origins",
+                    "http://ops.example.com:8080, https://b.example"));
+    // default ports dropped, host lower-cased, path removed
+    assertEquals(
+        java.util.List.of(
+            "http://ops.example.com:8080", "https://b.example", "https://console.example.com"),
+        c.trustedOrigins());
+    assertEquals(java.time.Duration.ofSeconds(30), c.requestTimeout());
+    assertEquals(64, c.maxStreamClients());
+    assertEquals(
+        "sloconsole.http.allowed-origins: expected scheme://host[:port] without a path, got"
+            + " 'https://b.example/path'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    ConsoleConfig.fromMap(
+                        Map.of("sloconsole.http.allowed-origins", "https://b.example/path")))
+            .getMessage());
+    assertEquals(
+        "sloconsole.http.request-timeout: expected 1s..10m, got 1h",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ConsoleConfig.fromMap(Map.of("sloconsole.http.request-timeout", "1h")))
+            .getMessage());
+  }
+
+  @Test
   void rejectsUnknownKeysAndBadValuesNamingTheKey() {
     assertEquals(
         "unknown configuration key sloconsole.http.prot; known: [sloconsole.db.data-dir,"
             + " sloconsole.db.password, sloconsole.db.url, sloconsole.db.user,"
-            + " sloconsole.db.work-dir, sloconsole.http.external-url, sloconsole.http.host, sloconsole.http.port,"
+            + " sloconsole.db.work-dir, sloconsole.http.allowed-origins,"
+            + " sloconsole.http.external-url, sloconsole.http.host,"
+            + " sloconsole.http.idempotency-ttl, sloconsole.http.max-stream-clients,"
+            + " sloconsole.http.port, sloconsole.http.request-timeout,"
             + " sloconsole.http.stream-interval, sloconsole.management.port,"
             + " sloconsole.store.snapshot-interval]",
         assertThrows(
