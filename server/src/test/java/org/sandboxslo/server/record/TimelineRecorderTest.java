@@ -19,6 +19,30 @@ import org.sandboxslo.engine.model.Kind;
 class TimelineRecorderTest {
   @TempDir Path dir;
 
+  /** The trees informers deliver: plain maps and lists (fabric8), not Vert.x JSON types. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> plain(Map<String, Object> m) {
+    return (Map<String, Object>) plainValue(m);
+  }
+
+  static Object plainValue(Object v) {
+    if (v instanceof JsonObject o) {
+      return plainValue(o.getMap());
+    }
+    if (v instanceof JsonArray a) {
+      return plainValue(a.getList());
+    }
+    if (v instanceof Map<?, ?> m) {
+      Map<String, Object> out = new java.util.LinkedHashMap<>();
+      m.forEach((k, x) -> out.put(String.valueOf(k), plainValue(x)));
+      return out;
+    }
+    if (v instanceof List<?> l) {
+      return l.stream().map(TimelineRecorderTest::plainValue).toList();
+    }
+    return v;
+  }
+
   @Test
   void envValuesOfClaimsAndContainersAreRedactedNamesKept() throws Exception {
     Map<String, Object> claim =
@@ -49,6 +73,7 @@ class TimelineRecorderTest {
                                                     .put("name", "db")
                                                     .put("key", "pw"))))))
             .getMap();
+    claim = plain(claim);
     JsonObject container =
         new JsonObject()
             .put("name", "main")
@@ -63,6 +88,7 @@ class TimelineRecorderTest {
             .put("metadata", new JsonObject().put("name", "s1").put("namespace", "demo"))
             .put("spec", new JsonObject().put("podTemplate", new JsonObject().put("spec", podSpec)))
             .getMap();
+    sandbox = plain(sandbox);
     Path file = dir.resolve("rec.yaml");
     try (TimelineRecorder r = new TimelineRecorder(file)) {
       r.event("ADDED", Kind.SANDBOX_CLAIM, claim, Instant.parse("2026-11-29T08:00:00Z"));

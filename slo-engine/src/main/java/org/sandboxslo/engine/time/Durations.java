@@ -37,15 +37,22 @@ public final class Durations {
           default -> Duration.ofDays(Math.multiplyExact(7, n));
         };
       } catch (ArithmeticException | NumberFormatException e) {
-        throw new IllegalArgumentException(key + ": duration out of range, got '" + value + "'", e);
+        throw new IllegalArgumentException(
+            key + ": duration out of range, got '" + shown(value) + "'", e);
       }
     }
     try {
       return Duration.parse(v);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(
-          key + ": expected a duration like 30s, 5m, 1h, got '" + value + "'");
+          key + ": expected a duration like 30s, 5m, 1h, got '" + shown(value) + "'");
     }
+  }
+
+  /** The value for an error message: one line, at most 40 characters. */
+  private static String shown(String value) {
+    String v = value.length() > 40 ? value.substring(0, 40) + "…" : value;
+    return v.replaceAll("\\p{Cntrl}|\\p{Zl}|\\p{Zp}", "?");
   }
 
   /** Formats as Prometheus-style text: {@code 5m}, {@code 1h}, {@code 90s}. */
