@@ -20,7 +20,8 @@ import org.sandboxslo.engine.time.Durations;
  *   <li>{@code sloconsole.http.stream-interval} = {@code 1s}: period of SSE snapshot events
  *   <li>{@code sloconsole.http.external-url} = {@code http://127.0.0.1:8080}: the base of every
  *       link the console hands out (alert {@code console_url}s written by {@code generate-rules},
- *       API links, chat messages); an absolute http(s) URL, path prefix allowed, no query
+ *       API links, chat messages); an absolute http(s) URL, path prefix allowed, no query; its
+ *       origin may send state-changing requests
  *   <li>{@code sloconsole.management.port} = {@code 8081}: {@code /healthz}, {@code /readyz},
  *       {@code /metrics}; bound on the same host
  *   <li>{@code sloconsole.store.snapshot-interval} = {@code 10s}: how often the latest snapshot is
@@ -32,8 +33,6 @@ import org.sandboxslo.engine.time.Durations;
  *   <li>{@code sloconsole.db.data-dir} = {@code ./.sandbox-slo/pg}: embedded data directory
  *   <li>{@code sloconsole.db.work-dir} = {@code ./.sandbox-slo/pg-bin}: where the embedded binaries
  *       are extracted
- *   <li>{@code sloconsole.http.external-url} = empty: the URL people open the console at (behind a
- *       proxy); its origin may send state-changing requests
  *   <li>{@code sloconsole.http.allowed-origins} = empty: further origins ({@code
  *       https://ops.example.com}, comma separated) allowed to send state-changing requests; the
  *       console's own origin always is
@@ -57,7 +56,6 @@ import org.sandboxslo.engine.time.Durations;
  * @param dbPassword database password (secret)
  * @param dbDataDir embedded data directory
  * @param dbWorkDir embedded binaries directory
- * @param externalUrl the public URL, or empty
  * @param allowedOrigins further allowed origins ({@code scheme://host[:port]}, no trailing slash)
  * @param requestTimeout request deadline, 1s..10m
  * @param maxStreamClients 1..10000
@@ -75,7 +73,6 @@ public record ConsoleConfig(
     String dbPassword,
     Path dbDataDir,
     Path dbWorkDir,
-    String externalUrl,
     List<String> allowedOrigins,
     Duration requestTimeout,
     int maxStreamClients,
@@ -91,7 +88,6 @@ public record ConsoleConfig(
   public static final String DB_PASSWORD = "sloconsole.db.password";
   public static final String DB_DATA_DIR = "sloconsole.db.data-dir";
   public static final String DB_WORK_DIR = "sloconsole.db.work-dir";
-  public static final String HTTP_EXTERNAL_URL = "sloconsole.http.external-url";
   public static final String HTTP_ALLOWED_ORIGINS = "sloconsole.http.allowed-origins";
   public static final String HTTP_REQUEST_TIMEOUT = "sloconsole.http.request-timeout";
   public static final String HTTP_MAX_STREAM_CLIENTS = "sloconsole.http.max-stream-clients";
@@ -114,7 +110,6 @@ public record ConsoleConfig(
           DB_PASSWORD,
           DB_DATA_DIR,
           DB_WORK_DIR,
-          HTTP_EXTERNAL_URL,
           HTTP_ALLOWED_ORIGINS,
           HTTP_REQUEST_TIMEOUT,
           HTTP_MAX_STREAM_CLIENTS,
@@ -139,13 +134,9 @@ public record ConsoleConfig(
     checkPort(MANAGEMENT_PORT, managementPort);
     checkPositive(HTTP_STREAM_INTERVAL, streamInterval);
     checkPositive(STORE_SNAPSHOT_INTERVAL, snapshotInterval);
-    Objects.requireNonNull(externalUrl, "externalUrl");
     allowedOrigins = List.copyOf(allowedOrigins);
     Objects.requireNonNull(requestTimeout, "requestTimeout");
     Objects.requireNonNull(idempotencyTtl, "idempotencyTtl");
-    if (!externalUrl.isEmpty()) {
-      origin(HTTP_EXTERNAL_URL, externalUrl);
-    }
     for (String o : allowedOrigins) {
       if (!origin(HTTP_ALLOWED_ORIGINS, o).equals(o)) {
         throw new IllegalArgumentException(
@@ -203,7 +194,6 @@ public record ConsoleConfig(
         map.getOrDefault(DB_PASSWORD, ""),
         Path.of(map.getOrDefault(DB_DATA_DIR, "./.sandbox-slo/pg")),
         Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")),
-        map.getOrDefault(HTTP_EXTERNAL_URL, "").trim(),
         java.util.Arrays.stream(map.getOrDefault(HTTP_ALLOWED_ORIGINS, "").split(","))
             .map(String::trim)
             .filter(o -> !o.isEmpty())
@@ -219,9 +209,7 @@ public record ConsoleConfig(
    */
   public List<String> trustedOrigins() {
     List<String> out = new java.util.ArrayList<>(allowedOrigins);
-    if (!externalUrl.isEmpty()) {
-      out.add(origin(HTTP_EXTERNAL_URL, externalUrl));
-    }
+    out.add(origin(HTTP_EXTERNAL_URL, externalUrl.base().toString()));
     return List.copyOf(out);
   }
 
@@ -298,7 +286,6 @@ public record ConsoleConfig(
         DB_PASSWORD + "=" + (dbPassword.isEmpty() ? "" : MASK),
         DB_DATA_DIR + "=" + dbDataDir,
         DB_WORK_DIR + "=" + dbWorkDir,
-        HTTP_EXTERNAL_URL + "=" + externalUrl,
         HTTP_ALLOWED_ORIGINS + "=" + String.join(",", allowedOrigins),
         HTTP_REQUEST_TIMEOUT + "=" + Durations.format(requestTimeout),
         HTTP_MAX_STREAM_CLIENTS + "=" + maxStreamClients,
@@ -330,8 +317,6 @@ public record ConsoleConfig(
         + dbDataDir
         + ", dbWorkDir="
         + dbWorkDir
-        + ", externalUrl="
-        + externalUrl
         + ", allowedOrigins="
         + allowedOrigins
         + ", requestTimeout="

@@ -285,7 +285,14 @@ public final class SloStore {
   /** The exclusions that are not revoked, oldest first. */
   public Future<List<StoredExclusion>> exclusions() {
     Query q =
-        SQL.select(SLO_EXCLUSION.ID, SLO_EXCLUSION.SLO, SLO_EXCLUSION.FROM_AT, SLO_EXCLUSION.TO_AT, SLO_EXCLUSION.REASON, SLO_EXCLUSION.AUTHOR, SLO_EXCLUSION.CREATED_AT)
+        SQL.select(
+                SLO_EXCLUSION.ID,
+                SLO_EXCLUSION.SLO,
+                SLO_EXCLUSION.FROM_AT,
+                SLO_EXCLUSION.TO_AT,
+                SLO_EXCLUSION.REASON,
+                SLO_EXCLUSION.AUTHOR,
+                SLO_EXCLUSION.CREATED_AT)
             .from(SLO_EXCLUSION)
             .where(SLO_EXCLUSION.REVOKED_AT.isNull())
             .orderBy(SLO_EXCLUSION.ID);

@@ -195,9 +195,7 @@ public final class AlertmanagerHook {
                                 a.receiver(),
                                 a.receivedAt()))
                     .toList());
-    stored
-        .onSuccess(x -> Replies.json(ctx, 200, answer))
-        .onFailure(ctx::fail);
+    stored.onSuccess(x -> Replies.json(ctx, 200, answer)).onFailure(ctx::fail);
   }
 
   private Alert parse(Object v, String field, String receiver, Instant now) {

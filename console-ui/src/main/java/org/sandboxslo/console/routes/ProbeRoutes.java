@@ -29,8 +29,8 @@ import org.sandboxslo.engine.model.IdentityProbe;
  *   <li>400 {@code {"error":"bad request","field","reason"}} naming the field ({@code
  *       randomSampleHash}, {@code vmgenidPresent}, {@code body}, ...); 415 for a body that is not
  *       {@code application/json}, 413 over {@value #BODY_LIMIT} bytes ({@link JsonBody});
- *   <li>401 without a signed-in caller ({@link ConsoleAuth}, mounted in front), 403 when the
- *       caller lacks role {@code operator} for the sandbox's namespace;
+ *   <li>401 without a signed-in caller ({@link ConsoleAuth}, mounted in front), 403 when the caller
+ *       lacks role {@code operator} for the sandbox's namespace;
  *   <li>503 when this process has no engine to feed.
  * </ul>
  */
@@ -78,7 +78,8 @@ public final class ProbeRoutes {
 
   private IdentityProbe parse(RoutingContext ctx) {
     JsonObject body =
-        JsonBody.object(ctx, "an identity probe {\"sandbox\":\"ns/name\",\"randomSampleHash\",...}");
+        JsonBody.object(
+            ctx, "an identity probe {\"sandbox\":\"ns/name\",\"randomSampleHash\",...}");
     Map<String, Object> map = body.getMap();
     try {
       return CoreViews.probe(map, clock.instant());
