@@ -42,7 +42,8 @@ import org.slf4j.MDC;
  *       #refreshDefaults}, called by {@link SloRegistryVerticle} on its timer), unless a file or
  *       user SLO has the same name.
  *   <li>File SLOs and stored user SLOs are installed at start; a user SLO replaces a file or
- *       default SLO of the same name, and deleting it brings the replaced one back.
+ *       default SLO of the same name, and deleting it brings the replaced one back with its budget
+ *       history (buckets are stored per {@link org.sandboxslo.store.BudgetOwner}).
  *   <li>Installing an SLO puts it into the engine with its exclusions and re-feeds its stored
  *       buckets ({@link SloHistory#restore}).
  * </ul>
@@ -233,7 +234,7 @@ public final class SloRegistry {
               xs.forEach(x -> e.exclude(name, x));
               return e.ledger(name).coarseResolution();
             })
-        .compose(coarse -> history.restore(def, coarse))
+        .compose(coarse -> history.restore(def, r.origin(), coarse))
         .onSuccess(
             n -> {
               if (n > 0) {
@@ -328,14 +329,22 @@ public final class SloRegistry {
     RegisteredSlo r = new RegisteredSlo(p.definition(), SloOrigin.USER, body);
     String what = registered.containsKey(name) ? "slo.replace" : "slo.create";
     String why = body.getString("description");
+    RegisteredSlo replaced = registered.get(name);
     return audit(caller, what, name, why, "intent")
         .compose(
             v -> {
               deadline.check("storing SLO " + name);
-              return store == null
-                  ? Future.<Void>succeededFuture()
-                  : store.putDefinition(name, body, caller.user());
+              // the replaced default or file SLO's latest buckets are written first: it gets them
+              // back when the override is deleted
+              return replaced == null || replaced.origin() == SloOrigin.USER
+                  ? Future.succeededFuture(0)
+                  : history.persistAll(replaced);
             })
+        .compose(
+            n ->
+                store == null
+                    ? Future.<Void>succeededFuture()
+                    : store.putDefinition(name, body, caller.user()))
         .compose(v -> install(r))
         .compose(v -> audit(caller, what, name, why, "ok"))
         .compose(v -> get(name));
