@@ -43,6 +43,15 @@ import org.sandboxslo.engine.time.Durations;
  *       is closed for a new one
  *   <li>{@code sloconsole.http.idempotency-ttl} = {@code 24h}: how long an {@code Idempotency-Key}
  *       and its response are kept
+ *   <li>{@code sloconsole.db.statement-timeout} = {@code 5s}: the server's {@code
+ *       statement_timeout} (100ms..10m); a database route answers 503 after at most connect +
+ *       statement timeout + 1 s
+ *   <li>{@code sloconsole.db.connect-timeout} = {@code 5s}: TCP connect and wait for a pooled
+ *       connection (100ms..10m)
+ *   <li>{@code sloconsole.db.probe-interval} = {@code 1s}: database health probe; a dead embedded
+ *       server is restarted by it (100ms..10m)
+ *   <li>{@code sloconsole.store.backfill-max-snapshots} = {@code 360}: snapshots kept while the
+ *       database is down and written when it returns (1..100000; the oldest are dropped first)
  * </ul>
  *
  * @param httpHost console bind address, non-empty
@@ -60,6 +69,10 @@ import org.sandboxslo.engine.time.Durations;
  * @param requestTimeout request deadline, 1s..10m
  * @param maxStreamClients 1..10000
  * @param idempotencyTtl 1m..30d
+ * @param dbStatementTimeout see {@code sloconsole.db.statement-timeout}
+ * @param dbConnectTimeout see {@code sloconsole.db.connect-timeout}
+ * @param dbProbeInterval see {@code sloconsole.db.probe-interval}
+ * @param backfillMaxSnapshots see {@code sloconsole.store.backfill-max-snapshots}
  */
 public record ConsoleConfig(
     String httpHost,
@@ -76,7 +89,11 @@ public record ConsoleConfig(
     List<String> allowedOrigins,
     Duration requestTimeout,
     int maxStreamClients,
-    Duration idempotencyTtl) {
+    Duration idempotencyTtl,
+    Duration dbStatementTimeout,
+    Duration dbConnectTimeout,
+    Duration dbProbeInterval,
+    int backfillMaxSnapshots) {
   public static final String HTTP_HOST = "sloconsole.http.host";
   public static final String HTTP_PORT = "sloconsole.http.port";
   public static final String HTTP_STREAM_INTERVAL = "sloconsole.http.stream-interval";
@@ -92,6 +109,10 @@ public record ConsoleConfig(
   public static final String HTTP_REQUEST_TIMEOUT = "sloconsole.http.request-timeout";
   public static final String HTTP_MAX_STREAM_CLIENTS = "sloconsole.http.max-stream-clients";
   public static final String HTTP_IDEMPOTENCY_TTL = "sloconsole.http.idempotency-ttl";
+  public static final String DB_STATEMENT_TIMEOUT = "sloconsole.db.statement-timeout";
+  public static final String DB_CONNECT_TIMEOUT = "sloconsole.db.connect-timeout";
+  public static final String DB_PROBE_INTERVAL = "sloconsole.db.probe-interval";
+  public static final String STORE_BACKFILL_MAX = "sloconsole.store.backfill-max-snapshots";
 
   /** The prefixes this record owns; unknown keys under them are rejected. */
   public static final List<String> PREFIXES =
@@ -113,7 +134,11 @@ public record ConsoleConfig(
           HTTP_ALLOWED_ORIGINS,
           HTTP_REQUEST_TIMEOUT,
           HTTP_MAX_STREAM_CLIENTS,
-          HTTP_IDEMPOTENCY_TTL);
+          HTTP_IDEMPOTENCY_TTL,
+          DB_STATEMENT_TIMEOUT,
+          DB_CONNECT_TIMEOUT,
+          DB_PROBE_INTERVAL,
+          STORE_BACKFILL_MAX);
 
   private static final String MASK = "******";
 
@@ -152,6 +177,13 @@ public record ConsoleConfig(
     if (maxStreamClients < 1 || maxStreamClients > 10_000) {
       throw new IllegalArgumentException(
           HTTP_MAX_STREAM_CLIENTS + ": expected 1..10000, got " + maxStreamClients);
+    }
+    checkWithin(DB_STATEMENT_TIMEOUT, dbStatementTimeout);
+    checkWithin(DB_CONNECT_TIMEOUT, dbConnectTimeout);
+    checkWithin(DB_PROBE_INTERVAL, dbProbeInterval);
+    if (backfillMaxSnapshots < 1 || backfillMaxSnapshots > 100_000) {
+      throw new IllegalArgumentException(
+          STORE_BACKFILL_MAX + ": expected an integer 1..100000, got " + backfillMaxSnapshots);
     }
     if (!dbUrl.isEmpty() && !dbUrl.startsWith("jdbc:postgresql://")) {
       throw new IllegalArgumentException(
@@ -200,7 +232,11 @@ public record ConsoleConfig(
             .toList(),
         duration(map, HTTP_REQUEST_TIMEOUT, "30s"),
         intValue(map, HTTP_MAX_STREAM_CLIENTS, 64),
-        duration(map, HTTP_IDEMPOTENCY_TTL, "24h"));
+        duration(map, HTTP_IDEMPOTENCY_TTL, "24h"),
+        duration(map, DB_STATEMENT_TIMEOUT, "5s"),
+        duration(map, DB_CONNECT_TIMEOUT, "5s"),
+        duration(map, DB_PROBE_INTERVAL, "1s"),
+        integer(map, STORE_BACKFILL_MAX, 360));
   }
 
   /**
@@ -263,7 +299,15 @@ public record ConsoleConfig(
 
   /** The database part, for {@link org.sandboxslo.store.Database#open}. */
   public org.sandboxslo.store.DatabaseConfig database() {
-    return new org.sandboxslo.store.DatabaseConfig(dbUrl, dbUser, dbPassword, dbDataDir, dbWorkDir);
+    return new org.sandboxslo.store.DatabaseConfig(
+        dbUrl,
+        dbUser,
+        dbPassword,
+        dbDataDir,
+        dbWorkDir,
+        dbStatementTimeout,
+        dbConnectTimeout,
+        dbProbeInterval);
   }
 
   /** True when no {@code sloconsole.db.url} is set and the embedded database is used. */
@@ -289,7 +333,11 @@ public record ConsoleConfig(
         HTTP_ALLOWED_ORIGINS + "=" + String.join(",", allowedOrigins),
         HTTP_REQUEST_TIMEOUT + "=" + Durations.format(requestTimeout),
         HTTP_MAX_STREAM_CLIENTS + "=" + maxStreamClients,
-        HTTP_IDEMPOTENCY_TTL + "=" + Durations.format(idempotencyTtl));
+        HTTP_IDEMPOTENCY_TTL + "=" + Durations.format(idempotencyTtl),
+        DB_STATEMENT_TIMEOUT + "=" + Durations.format(dbStatementTimeout),
+        DB_CONNECT_TIMEOUT + "=" + Durations.format(dbConnectTimeout),
+        DB_PROBE_INTERVAL + "=" + Durations.format(dbProbeInterval),
+        STORE_BACKFILL_MAX + "=" + backfillMaxSnapshots);
   }
 
   /** Like the record default, but with the password masked. */
@@ -325,6 +373,14 @@ public record ConsoleConfig(
         + maxStreamClients
         + ", idempotencyTtl="
         + idempotencyTtl
+        + ", dbStatementTimeout="
+        + dbStatementTimeout
+        + ", dbConnectTimeout="
+        + dbConnectTimeout
+        + ", dbProbeInterval="
+        + dbProbeInterval
+        + ", backfillMaxSnapshots="
+        + backfillMaxSnapshots
         + "]";
   }
 
@@ -337,6 +393,24 @@ public record ConsoleConfig(
       return Integer.parseInt(v.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(key + ": expected an integer 0..65535, got '" + v + "'");
+    }
+  }
+
+  private static int integer(Map<String, String> map, String key, int dflt) {
+    String v = map.get(key);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + ": expected an integer, got '" + v + "'");
+    }
+  }
+
+  private static void checkWithin(String key, Duration d) {
+    if (d.compareTo(Duration.ofMillis(100)) < 0 || d.compareTo(Duration.ofMinutes(10)) > 0) {
+      throw new IllegalArgumentException(key + ": must be within 100ms..10m, got " + d);
     }
   }
 

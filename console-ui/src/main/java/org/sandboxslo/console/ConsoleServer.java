@@ -91,7 +91,8 @@ public final class ConsoleServer implements AutoCloseable {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    ManagementVerticle management = new ManagementVerticle(config, sources, registry);
+    ManagementVerticle management =
+        new ManagementVerticle(config, sources, registry, services.database());
     ConsoleVerticle console =
         new ConsoleVerticle(
             config,

@@ -1,6 +1,7 @@
 package org.sandboxslo.console;
 
 import java.util.Map;
+import java.util.function.Supplier;
 import org.sandboxslo.console.api.IdempotencyKeys;
 import org.sandboxslo.console.auth.AuthConfig;
 import org.sandboxslo.console.auth.ConsoleAuth;
@@ -8,6 +9,7 @@ import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.console.slo.ControllerViewVerticle;
 import org.sandboxslo.console.slo.SloRegistry;
 import org.sandboxslo.console.slo.SloSubsystem;
+import org.sandboxslo.store.DatabaseStatus;
 
 /**
  * The services the console mounts, given to {@link ConsoleServer#start} and {@link ConsoleVerticle}
@@ -20,13 +22,16 @@ import org.sandboxslo.console.slo.SloSubsystem;
  * @param auth the sign-in layer that resolves the caller of every API request
  * @param idempotencyOrNull where {@code Idempotency-Key}s are kept (PostgreSQL); null keeps at most
  *     {@value #MEMORY_KEYS} in memory
+ * @param database the database health ({@link org.sandboxslo.store.Database#status}) reported by
+ *     {@code /readyz}, or null without a database
  */
 public record ConsoleServices(
     SloRegistry slos,
     ControllerViewVerticle controllerView,
     Remediation remediation,
     ConsoleAuth auth,
-    IdempotencyKeys idempotencyOrNull) {
+    IdempotencyKeys idempotencyOrNull,
+    Supplier<DatabaseStatus> database) {
   /** Keys kept in memory without a database. */
   public static final int MEMORY_KEYS = 10_000;
 
@@ -36,13 +41,18 @@ public record ConsoleServices(
 
   /** A copy keeping {@code Idempotency-Key}s in {@code keys}. */
   public ConsoleServices withIdempotency(IdempotencyKeys keys) {
-    return new ConsoleServices(slos, controllerView, remediation, auth, keys);
+    return new ConsoleServices(slos, controllerView, remediation, auth, keys, database);
+  }
+
+  /** A copy whose {@code /readyz} also reports {@code database}. */
+  public ConsoleServices withDatabase(Supplier<DatabaseStatus> database) {
+    return new ConsoleServices(slos, controllerView, remediation, auth, idempotencyOrNull, database);
   }
 
   /** No SLO service, no remediation; anonymous reads, no tokens (every write is 401). */
   public static ConsoleServices none() {
     return new ConsoleServices(
-        null, null, null, ConsoleAuth.of(AuthConfig.ofTokens(Map.of(), true)), null);
+        null, null, null, ConsoleAuth.of(AuthConfig.ofTokens(Map.of(), true)), null, null);
   }
 
   /**
@@ -70,6 +80,7 @@ public record ConsoleServices(
         sloOrNull == null ? null : sloOrNull.controllerView(),
         remediationOrNull,
         auth,
+        null,
         null);
   }
 }

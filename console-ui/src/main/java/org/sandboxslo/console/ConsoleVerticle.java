@@ -47,6 +47,7 @@ import org.sandboxslo.engine.time.Durations;
 import org.sandboxslo.store.HistoryPoint;
 import org.sandboxslo.store.SliName;
 import org.sandboxslo.store.SliStore;
+import org.sandboxslo.store.StoreErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +72,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * Every failure is answered with JSON {@code {"error","field"?,"reason"}} and a 4xx/5xx status,
- * never a stack trace. The start Future fails when the port cannot be bound.
+ * never a stack trace; a database that is down or frozen gives 503 {@code {"error":"database
+ * unavailable"}} with {@code Retry-After} (see {@link StoreErrors#unavailable}). The start Future
+ * fails when the port cannot be bound.
  */
 public final class ConsoleVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(ConsoleVerticle.class);
@@ -93,6 +96,7 @@ public final class ConsoleVerticle extends VerticleBase {
   private final IdempotencyKeys idempotencyKeys;
   private long pruneTimer = -1;
   private final Deque<HttpServerResponse> streams = new ArrayDeque<>();
+  private final java.util.function.Supplier<org.sandboxslo.store.DatabaseStatus> database;
   private volatile HttpServer server;
 
   /**
@@ -158,6 +162,7 @@ public final class ConsoleVerticle extends VerticleBase {
         services.idempotencyOrNull() != null
             ? services.idempotencyOrNull()
             : IdempotencyKeys.inMemory(ConsoleServices.MEMORY_KEYS, drops);
+    this.database = services.database();
   }
 
   @Override
@@ -240,7 +245,7 @@ public final class ConsoleVerticle extends VerticleBase {
     r.get("/api/v1/stream").handler(this::stream);
     r.get("/api/v1/openapi.yaml")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(OPENAPI));
-    ManagementRoutes.mount(r, sources, registry);
+    ManagementRoutes.mount(r, sources, registry, database);
     slos.mount(r);
     remediation.mount(r);
     new org.sandboxslo.console.routes.ProbeRoutes(sources::events, clock).mount(r);
@@ -292,6 +297,7 @@ public final class ConsoleVerticle extends VerticleBase {
     }
     Throwable t = ctx.failure();
     ApiException e;
+    java.util.Optional<String> down = StoreErrors.unavailable(t);
     if (t instanceof ApiException a) {
       e = a;
     } else if ((t == null || t instanceof HttpException) && statusOf(ctx, t) == 413) {
@@ -303,6 +309,15 @@ public final class ConsoleVerticle extends VerticleBase {
               "body",
               "the request body exceeds the limit of "
                   + (limit == null ? "this route" : limit + " bytes"));
+    } else if (down.isPresent()) {
+      // no host names, no stack trace: the database is down or frozen, the caller retries later
+      e =
+          new ApiException(
+              503,
+              "database unavailable",
+              null,
+              down.get() + "; the request was not completed, retry later");
+      ctx.response().putHeader("Retry-After", "5");
     } else if (t instanceof HttpException h && h.getStatusCode() >= 400) {
       e =
           new ApiException(

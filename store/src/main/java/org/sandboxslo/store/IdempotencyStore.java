@@ -58,12 +58,21 @@ public final class IdempotencyStore {
   }
 
   private final Pool pool;
+  private final java.time.Duration deadline;
 
   /**
    * @param pool a pool on a database migrated with {@code V5__caller_safety.sql}; not closed here
+   * @param deadline how long a statement is waited for at most ({@link Database#failureBound()});
+   *     then the Future fails with {@link StoreUnavailableException}
    */
-  public IdempotencyStore(Pool pool) {
+  public IdempotencyStore(Pool pool, java.time.Duration deadline) {
     this.pool = Objects.requireNonNull(pool, "pool");
+    this.deadline = Objects.requireNonNull(deadline, "deadline");
+  }
+
+  /** With the deadline of the default database configuration ({@link Database#DEFAULT_DEADLINE}). */
+  public IdempotencyStore(Pool pool) {
+    this(pool, Database.DEFAULT_DEADLINE);
   }
 
   /**
@@ -95,8 +104,10 @@ public final class IdempotencyStore {
             inserted ->
                 inserted == 1
                     ? Future.succeededFuture((Entry) null)
-                    : pool.preparedQuery(read.getSQL())
-                        .execute(Tuple.from(read.getBindValues()))
+                    : StoreErrors.guard(
+                            pool.preparedQuery(read.getSQL())
+                                .execute(Tuple.from(read.getBindValues())),
+                            deadline)
                         .map(
                             rs -> {
                               if (!rs.iterator().hasNext()) {
@@ -133,8 +144,8 @@ public final class IdempotencyStore {
   }
 
   private Future<Integer> run(Query q) {
-    return pool.preparedQuery(q.getSQL())
-        .execute(Tuple.from(q.getBindValues()))
+    return StoreErrors.guard(
+            pool.preparedQuery(q.getSQL()).execute(Tuple.from(q.getBindValues())), deadline)
         .map(rs -> rs.rowCount());
   }
 }

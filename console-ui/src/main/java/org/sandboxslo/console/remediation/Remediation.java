@@ -68,8 +68,18 @@ public final class Remediation {
     LOG.info("remediation configuration:\n{}", config.describe());
     WorkerExecutor worker = vertx.createSharedWorkerExecutor(WORKER_POOL, config.workers());
     RemediationAudit audit = new RemediationAudit(store, clock);
-    PlanSteps steps = new PlanSteps(store, audit, new ClusterOps(client), fleet, worker);
-    PlanExecutor executor = new PlanExecutor(store, audit, steps, config.pollInterval());
+    PlanSteps steps =
+        new PlanSteps(
+            vertx,
+            store,
+            audit,
+            new ClusterOps(client),
+            fleet,
+            worker,
+            config.executor(),
+            config.pollInterval());
+    PlanExecutor executor =
+        new PlanExecutor(store, audit, steps, config.pollInterval(), config.executor());
     PlanService plans = new PlanService(config, store, audit, fleet, executor);
     return vertx
         .deployVerticle(executor)

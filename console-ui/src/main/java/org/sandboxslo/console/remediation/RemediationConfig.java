@@ -34,6 +34,8 @@ import org.sandboxslo.engine.time.Durations;
  *   <li>{@code sloconsole.remediation.poll-interval} (default 500ms): executor tick
  *   <li>{@code sloconsole.remediation.workers} (default 2): threads of the worker pool {@code
  *       sloconsole-remediation} that runs blocking Kubernetes calls
+ *   <li>{@code sloconsole.remediation.step-attempts}, {@code .retry-backoff-max}, {@code
+ *       .wait-timeout}: see {@link ExecutorConfig}
  * </ul>
  *
  * @param tokens token → caller
@@ -45,6 +47,7 @@ import org.sandboxslo.engine.time.Durations;
  * @param approverRoles action → roles any of which may approve it (each still scoped to the
  *     subject's namespace when given as {@code role:namespace}); every action defaults to {@code
  *     approver}
+ * @param executor retries, backoff and wait deadline of the executor
  */
 public record RemediationConfig(
     Map<String, Caller> tokens,
@@ -53,7 +56,8 @@ public record RemediationConfig(
     Duration pollInterval,
     int workers,
     String demoToken,
-    Map<PlanAction, List<String>> approverRoles) {
+    Map<PlanAction, List<String>> approverRoles,
+    ExecutorConfig executor) {
   public static final String TOKENS = "sloconsole.auth.tokens";
   public static final String TWO_PERSON = "sloconsole.auth.two-person";
   public static final String MAX_UNAVAILABLE = "sloconsole.remediation.max-unavailable-fraction";
@@ -61,15 +65,23 @@ public record RemediationConfig(
   public static final String WORKERS = "sloconsole.remediation.workers";
   public static final String APPROVER_ROLES = "sloconsole.auth.approver-roles";
 
-  /** The keys this record reads. */
-  public static final Set<String> KEYS =
-      Set.of(TOKENS, TWO_PERSON, MAX_UNAVAILABLE, POLL, WORKERS, APPROVER_ROLES);
+  /** The keys this record reads (the executor's included). */
+  public static final Set<String> KEYS = keys();
+
+  private static Set<String> keys() {
+    Set<String> k =
+        new java.util.HashSet<>(
+            Set.of(TOKENS, TWO_PERSON, MAX_UNAVAILABLE, POLL, WORKERS, APPROVER_ROLES));
+    k.addAll(ExecutorConfig.KEYS);
+    return Set.copyOf(k);
+  }
 
   public RemediationConfig {
     tokens = Map.copyOf(tokens);
     EnumMap<PlanAction, List<String>> roles = new EnumMap<>(PlanAction.class);
     roles.putAll(approverRoles);
     approverRoles = Collections.unmodifiableMap(roles);
+    java.util.Objects.requireNonNull(executor, "executor");
     if (!(maxUnavailableFraction > 0 && maxUnavailableFraction <= 1)) {
       throw new IllegalArgumentException(
           MAX_UNAVAILABLE + ": expected a number in (0, 1], got " + maxUnavailableFraction);
@@ -123,7 +135,8 @@ public record RemediationConfig(
         Durations.parse(POLL, m.getOrDefault(POLL, "500ms")),
         workers,
         null,
-        parseApproverRoles(m.getOrDefault(APPROVER_ROLES, "")));
+        parseApproverRoles(m.getOrDefault(APPROVER_ROLES, "")),
+        ExecutorConfig.fromMap(m));
   }
 
   static Map<PlanAction, List<String>> parseApproverRoles(String s) {
@@ -229,7 +242,8 @@ public record RemediationConfig(
         pollInterval,
         workers,
         token,
-        approverRoles);
+        approverRoles,
+        executor);
   }
 
   /** A random token ({@code demo-} + 32 hex digits) for demo sign-in. */
@@ -257,6 +271,9 @@ public record RemediationConfig(
         approverRoles.entrySet().stream()
             .map(e -> e.getKey().wireName() + ":" + String.join("+", e.getValue()))
             .collect(java.util.stream.Collectors.joining(",")));
+    d.put(ExecutorConfig.STEP_ATTEMPTS, String.valueOf(executor.stepAttempts()));
+    d.put(ExecutorConfig.RETRY_BACKOFF_MAX, executor.retryBackoffMax().toMillis() + "ms");
+    d.put(ExecutorConfig.WAIT_TIMEOUT, executor.waitTimeout().toMillis() + "ms");
     StringBuilder sb = new StringBuilder();
     d.forEach((k, v) -> sb.append("  ").append(k).append(" = ").append(v).append('\n'));
     return sb.toString().stripTrailing();

@@ -179,7 +179,10 @@ public final class ConsoleProcess implements AutoCloseable {
                 storage.store(),
                 PrometheusRegistry.defaultRegistry,
                 ConsoleServices.of(slos, rem, auth)
-                    .withIdempotency(IdempotencyKeys.of(new IdempotencyStore(storage.pool())))));
+                    .withIdempotency(
+                        IdempotencyKeys.of(
+                            new IdempotencyStore(storage.pool(), storage.failureBound())))
+                    .withDatabase(storage::status)));
     closeables.push(() -> await(console.stop()));
   }
 
