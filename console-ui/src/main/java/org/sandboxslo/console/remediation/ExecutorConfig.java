@@ -72,6 +72,18 @@ public record ExecutorConfig(int stepAttempts, Duration retryBackoffMax, Duratio
         Durations.parse(WAIT_TIMEOUT, m.getOrDefault(WAIT_TIMEOUT, "15m")));
   }
 
+  /** The longest wait between retries while the database is unavailable. */
+  public static final Duration OUTAGE_BACKOFF_MAX = Duration.ofSeconds(5);
+
+  /**
+   * The wait before retry number {@code failures} while the database is unavailable: as {@link
+   * #backoff}, at most {@link #OUTAGE_BACKOFF_MAX}, so work resumes soon after it returns.
+   */
+  public Duration outageBackoff(Duration poll, int failures) {
+    Duration d = backoff(poll, failures);
+    return d.compareTo(OUTAGE_BACKOFF_MAX) > 0 ? OUTAGE_BACKOFF_MAX : d;
+  }
+
   /**
    * The wait before retry number {@code failures} (1 = after the first failure): {@code poll × 2^
    * (failures − 1)}, at most {@link #retryBackoffMax}.

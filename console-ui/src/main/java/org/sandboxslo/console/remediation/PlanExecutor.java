@@ -165,7 +165,7 @@ public final class PlanExecutor extends VerticleBase {
     Optional<String> down = StoreErrors.unavailable(cause);
     if (down.isPresent()) {
       int n = outages.merge(id, 1, Integer::sum);
-      Duration wait = config.backoff(pollInterval, n);
+      Duration wait = config.outageBackoff(pollInterval, n);
       warnOnce(id, "no step starts while the database is unavailable (" + down.get() + ")", wait);
       again(id, wait);
       return;
@@ -188,7 +188,7 @@ public final class PlanExecutor extends VerticleBase {
                   done(id);
                 } else {
                   // the failure could not be stored yet (database): try again
-                  again(id, config.backoff(pollInterval, n));
+                  again(id, config.outageBackoff(pollInterval, n));
                 }
               });
       return;

@@ -192,7 +192,8 @@ final class PlanSteps {
                 StoreErrors.unavailable(e).isEmpty()
                     ? Future.failedFuture(e)
                     : vertx
-                        .timer(config.backoff(poll, attempt).toMillis(), TimeUnit.MILLISECONDS)
+                        .timer(
+                            config.outageBackoff(poll, attempt).toMillis(), TimeUnit.MILLISECONDS)
                         .compose(t -> after(planId, step, object, why, result, attempt + 1)));
   }
 
