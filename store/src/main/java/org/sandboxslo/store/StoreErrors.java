@@ -84,6 +84,23 @@ public final class StoreErrors {
   }
 
   /**
+   * Whether {@code t} comes from the database rather than from the work around it: unavailable (see
+   * {@link #unavailable}) or a statement the database refused (any {@link DatabaseException} in the
+   * cause chain, e.g. a failing trigger).
+   */
+  public static boolean fromDatabase(Throwable t) {
+    if (unavailable(t).isPresent()) {
+      return true;
+    }
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof DatabaseException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * {@code f} with a client-side deadline, and with an availability failure replaced by a {@link
    * StoreUnavailableException} (other failures unchanged). The deadline bounds the wait on a frozen
    * server, which keeps the TCP connection open and never answers; the statement itself may still

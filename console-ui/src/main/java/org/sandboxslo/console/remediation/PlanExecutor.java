@@ -26,8 +26,9 @@ import org.slf4j.MDC;
  *       at most {@link ExecutorConfig#retryBackoffMax}); after {@link ExecutorConfig#stepAttempts}
  *       failures in a row, or at once for a {@link StepFailure#permanent} cause, the plan fails
  *       with the cause as its reason.
- *   <li>While the database is unavailable no step starts (the plan cannot be read, nor its {@code
- *       step.before} written); these failures back off but are not counted.
+ *   <li>While the database is unavailable or refuses the executor's own statements no step starts
+ *       (the plan cannot be read, nor its {@code step.before} written); these failures back off (at
+ *       most {@link ExecutorConfig#OUTAGE_BACKOFF_MAX}) but are not counted.
  *   <li>On start it resumes every stored {@code executing} plan (audited {@code plan.resume}) and
  *       closes a {@code step.before} left without {@code step.after} ({@link PlanSteps#reconcile});
  *       on undeploy no further step is scheduled (a step in flight completes).
@@ -162,11 +163,16 @@ public final class PlanExecutor extends VerticleBase {
 
   private void failed(String id, Throwable cause) {
     String why = PlanSteps.oneLine(cause);
-    Optional<String> down = StoreErrors.unavailable(cause);
-    if (down.isPresent()) {
+    if (StoreErrors.fromDatabase(cause)) {
+      // the executor's own reads and audit writes failed, not the step: nothing started
       int n = outages.merge(id, 1, Integer::sum);
       Duration wait = config.outageBackoff(pollInterval, n);
-      warnOnce(id, "no step starts while the database is unavailable (" + down.get() + ")", wait);
+      Optional<String> down = StoreErrors.unavailable(cause);
+      warnOnce(
+          id,
+          "no step starts while the database "
+              + (down.isPresent() ? "is unavailable (" + down.get() + ")" : "refuses: " + why),
+          wait);
       again(id, wait);
       return;
     }
