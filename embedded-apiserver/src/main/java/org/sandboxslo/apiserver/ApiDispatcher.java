@@ -362,7 +362,7 @@ final class ApiDispatcher {
     if (r.getWebSocketListener() == null) {
       return plain(withJsonType(r));
     }
-    return new Reply.Watch(faults.tracked(r), stream);
+    return new Reply.Watch(faults.tracked(r, since), stream);
   }
 
   // ---- writes -----------------------------------------------------------------------------

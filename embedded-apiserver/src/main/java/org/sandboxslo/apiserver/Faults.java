@@ -139,11 +139,13 @@ public final class Faults {
 
   /**
    * The store's watch response, with its listener wrapped so the stream can be closed or fed
-   * duplicates.
+   * duplicates, and so a watch from resourceVersion {@code since} (&gt; 0) does not receive the
+   * ADDED events of objects it already listed: the store sends every existing object when a watch
+   * opens, which a real API server does not do for a watch from a resourceVersion.
    */
-  MockResponse tracked(MockResponse watch) {
+  MockResponse tracked(MockResponse watch, long since) {
     return new MockResponse()
-        .withWebSocketUpgrade(new TrackingListener(watch.getWebSocketListener()));
+        .withWebSocketUpgrade(new TrackingListener(watch.getWebSocketListener(), since));
   }
 
   /** The one event a watch from an expired resourceVersion receives. */
@@ -166,9 +168,11 @@ public final class Faults {
   /** A socket as the store's listener sees it: sends may be doubled, and it can be closed. */
   private final class Tracked implements WebSocket {
     private final WebSocket socket;
+    private final long since;
 
-    Tracked(WebSocket socket) {
+    Tracked(WebSocket socket, long since) {
       this.socket = socket;
+      this.since = since;
     }
 
     @Override
@@ -178,12 +182,21 @@ public final class Faults {
 
     @Override
     public boolean send(String text) {
+      if (since > 0 && text.contains("\"ADDED\"") && listedAlready(text)) {
+        return true;
+      }
       boolean sent = socket.send(text);
       if (sent && duplicate && !text.contains("\"type\":\"ERROR\"")) {
         duplicatesSent.incrementAndGet();
         return socket.send(text);
       }
       return sent;
+    }
+
+    private boolean listedAlready(String event) {
+      tools.jackson.databind.JsonNode e = Json.parse(event);
+      long rv = e.path("object").path("metadata").path("resourceVersion").asLong(0);
+      return e.path("type").asString("").equals("ADDED") && rv > 0 && rv <= since;
     }
 
     @Override
@@ -206,12 +219,15 @@ public final class Faults {
   private final class TrackingListener extends WebSocketListener {
     private final WebSocketListener delegate;
 
-    TrackingListener(WebSocketListener delegate) {
+    private final long since;
+
+    TrackingListener(WebSocketListener delegate, long since) {
       this.delegate = delegate;
+      this.since = since;
     }
 
     private Tracked of(WebSocket ws) {
-      return open.computeIfAbsent(ws, Tracked::new);
+      return open.computeIfAbsent(ws, w -> new Tracked(w, since));
     }
 
     @Override
@@ -252,13 +268,13 @@ public final class Faults {
     @Override
     public void onClosed(WebSocket ws, int code, String reason) {
       Tracked t = open.remove(ws);
-      delegate.onClosed(t == null ? new Tracked(ws) : t, code, reason);
+      delegate.onClosed(t == null ? new Tracked(ws, since) : t, code, reason);
     }
 
     @Override
     public void onFailure(WebSocket ws, Throwable t, Response r) {
       Tracked tr = open.remove(ws);
-      delegate.onFailure(tr == null ? new Tracked(ws) : tr, t, r);
+      delegate.onFailure(tr == null ? new Tracked(ws, since) : tr, t, r);
     }
   }
 }

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Relist chaos: 10,000 SandboxClaims are driven through the embedded API server while it closes
- * every watch every 2 s (each reconnect answered 410 Gone), expires lists so informers must be
+ * every watch every 4 s (each reconnect answered 410 Gone), expires lists so informers must be
  * re-created, and sends every watch event twice. The console's collector and engine must end with
  * counts equal to the ground truth exactly: the live claims, and the warm and cold launches of the
  * template.
@@ -95,8 +95,8 @@ class RelistChaosE2E {
                 faults.expireNextLists(2);
               }
             },
-            2,
-            2,
+            4,
+            4,
             TimeUnit.SECONDS);
         long started = System.nanoTime();
         ExecutorService driver = Executors.newFixedThreadPool(4);
