@@ -128,7 +128,7 @@ class DatabaseFaultsE2E {
       Outage o = new Outage(PostgresFaults::stopCluster, PostgresFaults::startStoppedCluster, true);
       run(app, "python-runtime-pool", "python-runtime", 8, o);
     } finally {
-      PostgresFaults.stopCluster();
+      PostgresFaults.dropCluster();
     }
   }
 

@@ -48,12 +48,14 @@ final class PostgresFaults {
   }
 
   /**
-   * Whether the Debian server can be used: {@code pg_ctlcluster} and {@code pg_createcluster} are
-   * installed and this process runs as root (it creates a cluster owned by {@code postgres}).
+   * Whether the Debian server can be used: {@code pg_ctlcluster}, {@code pg_createcluster} and
+   * {@code pg_dropcluster} are installed and this process runs as root (it creates a cluster owned
+   * by {@code postgres}).
    */
   static boolean debianServerAvailable() {
     return Files.isExecutable(Path.of("/usr/bin/pg_ctlcluster"))
         && Files.isExecutable(Path.of("/usr/bin/pg_createcluster"))
+        && Files.isExecutable(Path.of("/usr/bin/pg_dropcluster"))
         && Files.isDirectory(Path.of("/usr/lib/postgresql"))
         && "root".equals(System.getProperty("user.name"));
   }
@@ -71,33 +73,27 @@ final class PostgresFaults {
   }
 
   /**
-   * Creates (once) and starts the cluster {@value #CLUSTER}, with role {@value #USER} and a fresh
-   * database {@value #DATABASE}.
+   * Creates the cluster {@value #CLUSTER} afresh on a free port (dropping one left by an earlier
+   * run, whose port may be taken by now), starts it and adds role {@value #USER} and database
+   * {@value #DATABASE}.
    *
    * @return its port
    */
   static int startCluster() {
     String v = version();
-    int port = clusterPort(v);
-    if (port < 0) {
-      port = freePort();
-      run(List.of("pg_createcluster", v, CLUSTER, "-p", String.valueOf(port)));
+    if (clusterPort(v) >= 0) {
+      run(List.of("pg_dropcluster", "--stop", v, CLUSTER));
     }
-    if (!clusterOnline(v)) {
-      run(List.of("pg_ctlcluster", v, CLUSTER, "start"));
-    }
-    psql(port, "drop database if exists " + DATABASE);
-    psql(
-        port,
-        "do $$ begin if not exists (select 1 from pg_roles where rolname = '"
-            + USER
-            + "') then create role "
-            + USER
-            + " login password '"
-            + PASSWORD
-            + "'; end if; end $$");
+    int port = freePort();
+    run(List.of("pg_createcluster", v, CLUSTER, "-p", String.valueOf(port), "--start"));
+    psql(port, "create role " + USER + " login password '" + PASSWORD + "'");
     psql(port, "create database " + DATABASE + " owner " + USER);
     return port;
+  }
+
+  /** Stops and removes the cluster (data, configuration, log). */
+  static void dropCluster() {
+    run(List.of("pg_dropcluster", "--stop", version(), CLUSTER));
   }
 
   /** {@code pg_ctlcluster <v> sloconsole-e2e stop -m immediate}: no shutdown checkpoint. */
@@ -117,16 +113,6 @@ final class PostgresFaults {
       }
     }
     return -1;
-  }
-
-  private static boolean clusterOnline(String v) {
-    for (String line : run(List.of("pg_lsclusters", "-h")).split("\n")) {
-      String[] f = line.trim().split("\\s+");
-      if (f.length >= 4 && f[0].equals(v) && f[1].equals(CLUSTER)) {
-        return f[3].startsWith("online");
-      }
-    }
-    return false;
   }
 
   private static void psql(int port, String sql) {
