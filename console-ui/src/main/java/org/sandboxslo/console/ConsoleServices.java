@@ -46,7 +46,8 @@ public record ConsoleServices(
 
   /** A copy whose {@code /readyz} also reports {@code database}. */
   public ConsoleServices withDatabase(Supplier<DatabaseStatus> database) {
-    return new ConsoleServices(slos, controllerView, remediation, auth, idempotencyOrNull, database);
+    return new ConsoleServices(
+        slos, controllerView, remediation, auth, idempotencyOrNull, database);
   }
 
   /** No SLO service, no remediation; anonymous reads, no tokens (every write is 401). */

@@ -70,7 +70,9 @@ public final class IdempotencyStore {
     this.deadline = Objects.requireNonNull(deadline, "deadline");
   }
 
-  /** With the deadline of the default database configuration ({@link Database#DEFAULT_DEADLINE}). */
+  /**
+   * With the deadline of the default database configuration ({@link Database#DEFAULT_DEADLINE}).
+   */
   public IdempotencyStore(Pool pool) {
     this(pool, Database.DEFAULT_DEADLINE);
   }

@@ -73,22 +73,23 @@ public final class RemediationStore {
 
   /** Inserts a new plan. */
   public Future<Void> insert(PlanRow p) {
-    return write(SQL.insertInto(REMEDIATION_PLAN)
-            .set(REMEDIATION_PLAN.ID, p.id())
-            .set(REMEDIATION_PLAN.ACTION, p.action())
-            .set(REMEDIATION_PLAN.SUBJECT, p.subject())
-            .set(REMEDIATION_PLAN.PARAMS, p.params().encode())
-            .set(REMEDIATION_PLAN.REASON, p.reason())
-            .set(REMEDIATION_PLAN.STATE, p.state())
-            .set(REMEDIATION_PLAN.PLANNED_BY, p.plannedBy())
-            .set(REMEDIATION_PLAN.APPROVED_BY, p.approvedBy())
-            .set(REMEDIATION_PLAN.EXECUTED_BY, p.executedBy())
-            .set(REMEDIATION_PLAN.IDEMPOTENCY_KEY, p.idempotencyKey())
-            .set(REMEDIATION_PLAN.DRY_RUN, p.dryRun().encode())
-            .set(REMEDIATION_PLAN.PROGRESS, p.progress().encode())
-            .set(REMEDIATION_PLAN.RESULT, p.result())
-            .set(REMEDIATION_PLAN.CREATED_AT, odt(p.createdAt()))
-            .set(REMEDIATION_PLAN.UPDATED_AT, odt(p.updatedAt())))
+    return write(
+            SQL.insertInto(REMEDIATION_PLAN)
+                .set(REMEDIATION_PLAN.ID, p.id())
+                .set(REMEDIATION_PLAN.ACTION, p.action())
+                .set(REMEDIATION_PLAN.SUBJECT, p.subject())
+                .set(REMEDIATION_PLAN.PARAMS, p.params().encode())
+                .set(REMEDIATION_PLAN.REASON, p.reason())
+                .set(REMEDIATION_PLAN.STATE, p.state())
+                .set(REMEDIATION_PLAN.PLANNED_BY, p.plannedBy())
+                .set(REMEDIATION_PLAN.APPROVED_BY, p.approvedBy())
+                .set(REMEDIATION_PLAN.EXECUTED_BY, p.executedBy())
+                .set(REMEDIATION_PLAN.IDEMPOTENCY_KEY, p.idempotencyKey())
+                .set(REMEDIATION_PLAN.DRY_RUN, p.dryRun().encode())
+                .set(REMEDIATION_PLAN.PROGRESS, p.progress().encode())
+                .set(REMEDIATION_PLAN.RESULT, p.result())
+                .set(REMEDIATION_PLAN.CREATED_AT, odt(p.createdAt()))
+                .set(REMEDIATION_PLAN.UPDATED_AT, odt(p.updatedAt())))
         .mapEmpty();
   }
 
@@ -143,25 +144,27 @@ public final class RemediationStore {
 
   /** Stores the executor's progress of a plan. */
   public Future<Void> progress(String id, JsonObject progress, Instant at) {
-    return write(SQL.update(REMEDIATION_PLAN)
-            .set(REMEDIATION_PLAN.PROGRESS, progress.encode())
-            .set(REMEDIATION_PLAN.UPDATED_AT, odt(at))
-            .where(REMEDIATION_PLAN.ID.eq(id)))
+    return write(
+            SQL.update(REMEDIATION_PLAN)
+                .set(REMEDIATION_PLAN.PROGRESS, progress.encode())
+                .set(REMEDIATION_PLAN.UPDATED_AT, odt(at))
+                .where(REMEDIATION_PLAN.ID.eq(id)))
         .mapEmpty();
   }
 
   /** Appends an audit row, durably; the Future carries its sequence number. */
   public Future<Long> append(AuditEntry e) {
-    return write(SQL.insertInto(REMEDIATION_AUDIT)
-            .set(REMEDIATION_AUDIT.AT, odt(e.at()))
-            .set(REMEDIATION_AUDIT.ACTOR, e.actor())
-            .set(REMEDIATION_AUDIT.WHAT, e.what())
-            .set(REMEDIATION_AUDIT.PLAN_ID, e.planId())
-            .set(REMEDIATION_AUDIT.STEP, e.step())
-            .set(REMEDIATION_AUDIT.OBJECT, e.object())
-            .set(REMEDIATION_AUDIT.WHY, e.why())
-            .set(REMEDIATION_AUDIT.RESULT, e.result())
-            .returning(REMEDIATION_AUDIT.SEQ))
+    return write(
+            SQL.insertInto(REMEDIATION_AUDIT)
+                .set(REMEDIATION_AUDIT.AT, odt(e.at()))
+                .set(REMEDIATION_AUDIT.ACTOR, e.actor())
+                .set(REMEDIATION_AUDIT.WHAT, e.what())
+                .set(REMEDIATION_AUDIT.PLAN_ID, e.planId())
+                .set(REMEDIATION_AUDIT.STEP, e.step())
+                .set(REMEDIATION_AUDIT.OBJECT, e.object())
+                .set(REMEDIATION_AUDIT.WHY, e.why())
+                .set(REMEDIATION_AUDIT.RESULT, e.result())
+                .returning(REMEDIATION_AUDIT.SEQ))
         .map(rs -> rs.iterator().next().getLong(0));
   }
 

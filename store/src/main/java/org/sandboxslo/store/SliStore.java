@@ -30,12 +30,12 @@ import org.sandboxslo.engine.time.Durations;
 
 /**
  * SLI history in PostgreSQL, table {@code sli_snapshot} (see {@code V1__sli_snapshots.sql}). SQL is
- * built with jOOQ (fields generated from the migrations, rendered for {@link SQLDialect#POSTGRES} with {@code $n} bind
- * markers) and executed by vertx-pg-client; nothing here blocks. Snapshot rows commit without
- * waiting for the WAL flush (the embedded server's default: a crash of the server may lose the last
- * fraction of a second of them; they are SLI history, not audit), and Futures fail with {@link
- * StoreUnavailableException} when the database is unavailable. Rows are written for the template
- * and pool scopes only (namespace aggregates are recomputed from them).
+ * built with jOOQ (fields generated from the migrations, rendered for {@link SQLDialect#POSTGRES}
+ * with {@code $n} bind markers) and executed by vertx-pg-client; nothing here blocks. Snapshot rows
+ * commit without waiting for the WAL flush (the embedded server's default: a crash of the server
+ * may lose the last fraction of a second of them; they are SLI history, not audit), and Futures
+ * fail with {@link StoreUnavailableException} when the database is unavailable. Rows are written
+ * for the template and pool scopes only (namespace aggregates are recomputed from them).
  *
  * <p>SLI names: see {@link SliName} ({@code warm_hit_ratio}, {@code warm_launches}, {@code
  * cold_launches}, {@code claim_to_ready_p50_seconds}, {@code claim_to_ready_p95_seconds}, {@code
