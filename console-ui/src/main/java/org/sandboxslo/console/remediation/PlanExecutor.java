@@ -29,6 +29,11 @@ import org.slf4j.MDC;
  *   <li>While the database is unavailable or refuses the executor's own statements no step starts
  *       (the plan cannot be read, nor its {@code step.before} written); these failures back off (at
  *       most {@link ExecutorConfig#OUTAGE_BACKOFF_MAX}) but are not counted.
+ *   <li>A cancel received by this process ({@link #requestCancel}, from {@link PlanService#cancel})
+ *       stops the plan before its next step at once, even while the database cannot confirm it; the
+ *       executor then stores the cancel ({@code executing → cancelled}, audited {@code plan.cancel}
+ *       by the caller), retrying until the database takes it, so a cancel is never lost and a
+ *       cancelled plan never finishes.
  *   <li>On start it resumes every stored {@code executing} plan (audited {@code plan.resume}) and
  *       closes a {@code step.before} left without {@code step.after} ({@link PlanSteps#reconcile});
  *       on undeploy no further step is scheduled (a step in flight completes).
@@ -46,6 +51,12 @@ public final class PlanExecutor extends VerticleBase {
   private final Duration pollInterval;
   private final ExecutorConfig config;
   private final Set<String> running = new HashSet<>();
+
+  /** The last row read of each plan this executor runs (any thread may read it). */
+  private final Map<String, PlanRow> executing = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Received cancels not yet stored: plan id → the user who cancelled. */
+  private final Map<String, String> cancels = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Step failures in a row per plan (database outages excluded). */
   private final Map<String, Integer> failures = new HashMap<>();
@@ -125,8 +136,31 @@ public final class PlanExecutor extends VerticleBase {
     scheduleHere(id, after);
   }
 
+  /**
+   * The plan {@code id} as last read while this executor runs it, or null when it does not run it.
+   * Safe from any thread.
+   */
+  PlanRow executing(String id) {
+    return executing.get(id);
+  }
+
+  /**
+   * Records a cancel of plan {@code id} by {@code user}: no step of it starts from now on, and the
+   * executor stores the cancel unless the caller's request does first. Safe from any thread; does
+   * nothing for a plan this executor does not run.
+   */
+  void requestCancel(String id, String user) {
+    if (executing.containsKey(id)) {
+      cancels.putIfAbsent(id, user);
+      steps.requestCancel(id);
+    }
+  }
+
   private void done(String id) {
     running.remove(id);
+    executing.remove(id);
+    cancels.remove(id);
+    steps.forgetCancel(id);
     failures.remove(id);
     outages.remove(id);
     lastWarning.remove(id);
@@ -137,15 +171,26 @@ public final class PlanExecutor extends VerticleBase {
       running.remove(id);
       return;
     }
+    if (cancels.containsKey(id)) {
+      storeCancel(id);
+      return;
+    }
     store
         .plan(id)
         .compose(
-            p ->
-                p == null || PlanState.of(p.state()) != PlanState.EXECUTING
-                    ? Future.succeededFuture(false)
-                    : steps.step(p))
+            p -> {
+              if (p == null || PlanState.of(p.state()) != PlanState.EXECUTING) {
+                return Future.succeededFuture(false);
+              }
+              executing.put(id, p);
+              return steps.step(p);
+            })
         .onComplete(
             ar -> {
+              if (ar.failed() && ar.cause() instanceof CancelReceived) {
+                storeCancel(id);
+                return;
+              }
               if (ar.succeeded()) {
                 if (!ar.result()) {
                   done(id);
@@ -158,6 +203,55 @@ public final class PlanExecutor extends VerticleBase {
                 return;
               }
               failed(id, ar.cause());
+            });
+  }
+
+  /**
+   * Stores a received cancel: {@code executing → cancelled} with {@code cancelled by <user>} and an
+   * audit row {@code plan.cancel} by that user; nothing when the plan is no longer executing (the
+   * request stored it first, or it had finished). Retried with the outage backoff while the
+   * database is unavailable.
+   */
+  private void storeCancel(String id) {
+    String user = cancels.get(id);
+    PlanRow p = executing.get(id);
+    String object = p == null ? null : p.action() + " " + p.subject();
+    store
+        .transition(
+            id,
+            PlanState.EXECUTING.wireName(),
+            PlanState.CANCELLED.wireName(),
+            null,
+            null,
+            "cancelled by " + user,
+            audit.now())
+        .compose(
+            moved ->
+                !moved
+                    ? Future.succeededFuture()
+                    : audit
+                        .append(
+                            user,
+                            "plan.cancel",
+                            id,
+                            null,
+                            object,
+                            p == null ? null : p.reason(),
+                            "ok")
+                        .mapEmpty())
+        .onComplete(
+            ar -> {
+              if (ar.succeeded()) {
+                done(id);
+                return;
+              }
+              int n = outages.merge(id, 1, Integer::sum);
+              Duration wait = config.outageBackoff(pollInterval, n);
+              warnOnce(
+                  id,
+                  "the received cancel is not stored yet: " + PlanSteps.oneLine(ar.cause()),
+                  wait);
+              again(id, wait);
             });
   }
 

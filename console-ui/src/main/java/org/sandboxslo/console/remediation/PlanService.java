@@ -77,6 +77,14 @@ public final class PlanService {
    * @return the stored plan; fails with 400 (field named), 403 (role operator)
    */
   public Future<PlanRow> create(Caller c, JsonObject body) {
+    return create(c, body, Deadline.NONE);
+  }
+
+  /**
+   * As above; the plan is not stored once {@code deadline} has passed (503 {@code deadline passed},
+   * e.g. the dry run waited on a slow API server and the client gave up).
+   */
+  public Future<PlanRow> create(Caller c, JsonObject body, Deadline deadline) {
     Object action = body.getValue("action");
     Object subject = body.getValue("subject");
     Object params = body.getValue("params", new JsonObject());
@@ -126,7 +134,11 @@ public final class PlanService {
                     null,
                     audit.now(),
                     audit.now()))
-        .compose(p -> store.insert(p).map(p))
+        .compose(
+            p -> {
+              deadline.check("storing plan " + id);
+              return store.insert(p).map(p);
+            })
         .compose(p -> audit.append(c.user(), "plan.create", id, null, a + " " + s, r, "ok").map(p));
   }
 
@@ -451,18 +463,51 @@ public final class PlanService {
   }
 
   /**
-   * Cancels a plan that has not finished; an executing plan stops before its next step.
+   * Cancels a plan that has not finished; an executing plan stops before its next step. A cancel of
+   * a plan this process executes is handed to the executor first ({@link
+   * PlanExecutor#requestCancel}), so it holds even when the database cannot store it now: the
+   * answer is then 503 (the cancel is not confirmed; retry to confirm), while no further step
+   * starts and the executor stores the cancel once the database answers. Cancelling a cancelled
+   * plan answers the plan (nothing changes).
    *
-   * @return the plan, now {@code cancelled}; fails with 404, 403 (operator or approver) or 409
+   * @return the plan, now {@code cancelled}; fails with 404, 403 (operator or approver), 409
+   *     (succeeded or failed) or 503 (database unavailable)
    */
   public Future<PlanRow> cancel(Caller c, String id) {
-    return found(id).compose(p -> cancel(c, p));
+    PlanRow running = executor.executing(id);
+    boolean handed = false;
+    if (running != null && mayCancel(c, namespaceOf(running))) {
+      executor.requestCancel(id, c.user());
+      handed = true;
+    }
+    boolean stopped = handed;
+    return found(id)
+        .compose(p -> cancel(c, p))
+        .recover(
+            e ->
+                stopped && org.sandboxslo.store.StoreErrors.unavailable(e).isPresent()
+                    ? Future.failedFuture(
+                        new ApiException(
+                            503,
+                            "database unavailable",
+                            null,
+                            "the cancel of plan "
+                                + id
+                                + " is not confirmed ("
+                                + org.sandboxslo.store.StoreErrors.unavailable(e).get()
+                                + "); this console starts no further step of it and stores the"
+                                + " cancel when the database answers; retry to confirm"))
+                    : Future.failedFuture(e));
+  }
+
+  private static boolean mayCancel(Caller c, String ns) {
+    return c.has("operator", ns) || c.has("approver", ns);
   }
 
   private Future<PlanRow> cancel(Caller c, PlanRow p) {
     String id = p.id();
     String ns = namespaceOf(p);
-    if (!c.has("operator", ns) && !c.has("approver", ns)) {
+    if (!mayCancel(c, ns)) {
       return audit.refuse(
           c,
           "plan.cancel",
@@ -477,6 +522,9 @@ public final class PlanService {
                   + (ns == null ? "" : " for namespace " + ns)));
     }
     PlanState state = PlanState.of(p.state());
+    if (state == PlanState.CANCELLED) {
+      return Future.succeededFuture(p); // a retried cancel, or the executor stored it first
+    }
     if (state.finished()) {
       return audit.refuse(
           c,
@@ -504,15 +552,22 @@ public final class PlanService {
                         p.action() + " " + p.subject(),
                         p.reason(),
                         "ok")
-                    : audit.refuse(
-                        c,
-                        "plan.cancel",
-                        p,
-                        new ApiException(
-                            409,
-                            "conflict",
-                            "state",
-                            "plan " + id + " changed state concurrently; try again")))
+                    : found(id)
+                        .compose(
+                            now ->
+                                PlanState.of(now.state()) == PlanState.CANCELLED
+                                    ? Future.succeededFuture() // the executor stored this cancel
+                                    : audit.refuse(
+                                        c,
+                                        "plan.cancel",
+                                        p,
+                                        new ApiException(
+                                            409,
+                                            "conflict",
+                                            "state",
+                                            "plan "
+                                                + id
+                                                + " changed state concurrently; try again"))))
         .compose(x -> found(id));
   }
 

@@ -41,8 +41,11 @@ import org.sandboxslo.store.StoreErrors;
  *       resume a {@code step.before} left without its {@code step.after} is closed ({@link
  *       #reconcile}).
  *   <li>The plan's state is re-read just before a change, so a cancelled plan changes nothing more;
- *       its subject pool is re-read before each step, and a pool that is gone fails the plan (never
- *       read as "0 Ready").
+ *       a cancel this process has received ({@link #requestCancel}) stops it even while the
+ *       database cannot confirm the cancel yet; a plan is marked finished only if it is still
+ *       {@code executing} then (a cancelled plan never becomes {@code succeeded}); its subject pool
+ *       is re-read before each step, and a pool that is gone fails the plan (never read as "0
+ *       Ready").
  *   <li>Steps are idempotent: a pool that already exists with the same spec is success; a delete
  *       re-checks its object first.
  *   <li>A wait (for Ready members, or for replacements during a paced Recreate) longer than {@link
@@ -61,6 +64,9 @@ final class PlanSteps {
   private final WorkerExecutor worker;
   private final ExecutorConfig config;
   private final Duration poll;
+
+  /** Plans whose cancel this process received and has not yet seen stored. */
+  private final Set<String> cancelRequested = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /**
    * @param worker the bounded pool for blocking fabric8 calls ({@code sloconsole-remediation})
@@ -435,8 +441,30 @@ final class PlanSteps {
     return fleet.pool(pool).map(s -> s == null ? Set.of() : Set.copyOf(s.staleUnclaimed()));
   }
 
-  /** Fails when the plan is no longer executing (cancelled): the change is not made. */
+  /** Records a received cancel of plan {@code id}: no change of it starts from now on. */
+  void requestCancel(String id) {
+    cancelRequested.add(id);
+  }
+
+  /** Whether a cancel of {@code id} was received and not yet stored. */
+  boolean cancelRequested(String id) {
+    return cancelRequested.contains(id);
+  }
+
+  /** Forgets the cancel request of a plan that is no longer executing. */
+  void forgetCancel(String id) {
+    cancelRequested.remove(id);
+  }
+
+  /**
+   * Fails when the plan is no longer executing (cancelled), or its cancel was received: the change
+   * is not made.
+   */
   private Future<Void> canContinue(String id) {
+    if (cancelRequested.contains(id)) {
+      return Future.failedFuture(
+          new CancelReceived("plan " + id + " was cancelled; step not started"));
+    }
     return store
         .plan(id)
         .compose(
@@ -552,26 +580,39 @@ final class PlanSteps {
     };
   }
 
+  /**
+   * Moves {@code p} from {@code executing} to {@code state}, then audits {@code plan.done}; a plan
+   * that was cancelled meanwhile (by a request, or a cancel this process received) stays cancelled
+   * and gets no {@code plan.done}.
+   */
   private Future<Boolean> finish(PlanRow p, PlanState state, String result) {
-    return audit
-        .append(
-            RemediationAudit.EXECUTOR,
-            "plan.done",
+    if (cancelRequested.contains(p.id())) {
+      return Future.failedFuture(
+          new CancelReceived("plan " + p.id() + " was cancelled; not marked " + state));
+    }
+    return store
+        .transition(
             p.id(),
+            PlanState.EXECUTING.wireName(),
+            state.wireName(),
             null,
-            p.action() + " " + p.subject(),
-            p.reason(),
-            state.wireName() + ": " + result)
+            null,
+            result,
+            audit.now())
         .compose(
-            x ->
-                store.transition(
-                    p.id(),
-                    PlanState.EXECUTING.wireName(),
-                    state.wireName(),
-                    null,
-                    null,
-                    result,
-                    audit.now()))
+            moved ->
+                !moved
+                    ? Future.succeededFuture()
+                    : audit
+                        .append(
+                            RemediationAudit.EXECUTOR,
+                            "plan.done",
+                            p.id(),
+                            null,
+                            p.action() + " " + p.subject(),
+                            p.reason(),
+                            state.wireName() + ": " + result)
+                        .mapEmpty())
         .map(false);
   }
 }

@@ -60,7 +60,8 @@ public final class RemediationRoutes {
                         s.create(
                                 c,
                                 JsonBody.object(
-                                    ctx, "a plan {\"action\",\"subject\",\"params\",\"reason\"}"))
+                                    ctx, "a plan {\"action\",\"subject\",\"params\",\"reason\"}"),
+                                Deadline.of(ctx))
                             .map(PlanRow::toJson)));
     router
         .get("/api/v1/plans")

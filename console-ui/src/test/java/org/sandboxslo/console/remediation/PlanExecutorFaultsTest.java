@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.console.ConsoleConfig;
+import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.auth.Caller;
 import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.controller.DemoManifests;
@@ -96,8 +97,15 @@ class PlanExecutorFaultsTest {
                 vertx,
                 ConsoleConfig.fromMap(
                         Map.of(
-                            "sloconsole.db.data-dir", dir.resolve("pg").toString(),
-                            "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString()))
+                            "sloconsole.db.data-dir",
+                            dir.resolve("pg").toString(),
+                            "sloconsole.db.work-dir",
+                            Path.of("target", "embedded-pg").toString(),
+                            // a frozen database is reported within 1 + 2 + 1 = 4 s
+                            "sloconsole.db.connect-timeout",
+                            "1s",
+                            "sloconsole.db.statement-timeout",
+                            "2s"))
                     .database()));
   }
 
@@ -327,6 +335,92 @@ class PlanExecutorFaultsTest {
         rows.get(2).result().startsWith("unknown: the console stopped"), rows.get(2).result());
     assertEquals("ok", rows.get(4).result());
     assertNull(rows.get(1).step());
+  }
+
+  @Test
+  void aCancelSentWhileTheDatabaseIsFrozenIsRefusedWith503ButStillStopsThePlan() throws Exception {
+    PlanService s = start(Map.of());
+    PlanRow p =
+        executed(s, "ShardPool", "demo/node-runtime-pool", new JsonObject().put("shards", 2));
+    // the executor waits for the first shard, which never gets Ready here (no controller)
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                get(store.plan(p.id()))
+                    .progress()
+                    .getString("waiting", "")
+                    .startsWith("SandboxWarmPool demo/node-runtime-pool-shard-1: 0 of 2 Ready"));
+    Throwable refused;
+    signalDatabase("STOP");
+    try {
+      refused =
+          s.cancel(ALICE, p.id())
+              .toCompletionStage()
+              .toCompletableFuture()
+              .handle((ok, e) -> e)
+              .get(30, TimeUnit.SECONDS);
+    } finally {
+      signalDatabase("CONT");
+    }
+    // the client is told the cancel is not confirmed
+    ApiException e = (ApiException) refused.getCause();
+    assertEquals(503, e.status());
+    assertTrue(e.getMessage().contains("is not confirmed"), e.getMessage());
+    // ... and the cancel is not lost: the executor stores it once the database answers
+    PlanRow done = finished(p.id());
+    assertEquals("cancelled", done.state());
+    assertEquals("cancelled by alice", done.result());
+    List<AuditEntry> rows = get(store.audit(p.id(), null, null));
+    assertEquals(1, count(rows, "plan.cancel", "ok"));
+    assertEquals(
+        "alice",
+        rows.stream()
+            .filter(r -> r.what().equals("plan.cancel"))
+            .findFirst()
+            .orElseThrow()
+            .actor());
+    assertEquals(0, count(rows, "plan.done", ""));
+    // a retried cancel confirms it (200 with the plan), nothing is written twice
+    assertEquals("cancelled", get(s.cancel(ALICE, p.id())).state());
+    assertEquals(1, count(get(store.audit(p.id(), null, null)), "plan.cancel", "ok"));
+  }
+
+  @Test
+  void aCancelWhileTheDatabaseAnswersIsStoredByTheRequestAndAuditedOnce() throws Exception {
+    PlanService s = start(Map.of());
+    PlanRow p =
+        executed(s, "ShardPool", "demo/node-runtime-pool", new JsonObject().put("shards", 2));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> get(store.plan(p.id())).progress().containsKey("waiting"));
+    PlanRow cancelled = get(s.cancel(BOB, p.id()));
+    assertEquals("cancelled", cancelled.state());
+    assertEquals("cancelled by bob", cancelled.result());
+    // the executor sees the stored cancel and stops: for several poll intervals (100 ms) one
+    // plan.cancel, no plan.done, still cancelled
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () -> {
+              List<AuditEntry> rows = get(store.audit(p.id(), null, null));
+              return count(rows, "plan.cancel", "ok") == 1
+                  && count(rows, "plan.done", "") == 0
+                  && get(store.plan(p.id())).state().equals("cancelled");
+            });
+  }
+
+  /** Sends {@code signal} to the embedded postmaster and every process under it. */
+  static void signalDatabase(String signal) throws Exception {
+    long pid =
+        Long.parseLong(
+            java.nio.file.Files.readAllLines(dir.resolve("pg").resolve("postmaster.pid"))
+                .get(0)
+                .trim());
+    List<String> cmd = new java.util.ArrayList<>(List.of("kill", "-" + signal, "" + pid));
+    ProcessHandle.of(pid).orElseThrow().descendants().forEach(d -> cmd.add("" + d.pid()));
+    assertEquals(0, new ProcessBuilder(cmd).inheritIO().start().waitFor(), String.join(" ", cmd));
   }
 
   int replicas(String name) {
