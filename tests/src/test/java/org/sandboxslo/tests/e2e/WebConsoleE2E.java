@@ -54,6 +54,10 @@ import org.sandboxslo.demo.DemoApp;
 class WebConsoleE2E {
   @TempDir static Path dir;
   DemoApp app;
+
+  /** Alertmanager's credential for the webhook (the console refuses the webhook without it). */
+  static final String WEBHOOK_TOKEN = "web-console-e2e-webhook-token";
+
   Browser b;
   String admin;
   String reviewer;
@@ -77,6 +81,7 @@ class WebConsoleE2E {
     s.put("sloconsole.app.scenario-start", "5s");
     s.put("sloconsole.store.snapshot-interval", "2s");
     s.put("sloconsole.remediation.poll-interval", "200ms");
+    s.put("sloconsole.alertmanager.webhook-token", WEBHOOK_TOKEN);
     app = DemoApp.start(s, List.of(), Map.of(), e -> {});
     Demo.awaitReady(app);
     for (Map.Entry<String, Caller> e : app.remediation().config().tokens().entrySet()) {
@@ -171,6 +176,7 @@ class WebConsoleE2E {
             .send(
                 HttpRequest.newBuilder(URI.create(api("/hooks/alertmanager")))
                     .header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + WEBHOOK_TOKEN)
                     .POST(HttpRequest.BodyPublishers.ofString(body))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
