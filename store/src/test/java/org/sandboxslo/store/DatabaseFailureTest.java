@@ -164,4 +164,39 @@ class DatabaseFailureTest {
     assertEquals(0L, get(sli.count()));
     assertEquals(0, db.status().restarts());
   }
+
+  @Test
+  void aDurableWriteAnsweredUnavailableWhileFrozenIsRolledBackWhenTheServerResumes()
+      throws Exception {
+    RemediationStore store = db.remediationStore();
+    // negative control: acknowledged before the freeze, stored
+    long first = get(store.append(row(1)));
+    PostgresProcesses.signal(db.embedded(), "STOP");
+    ExecutionException e;
+    try {
+      e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              ExecutionException.class, () -> get(store.append(row(2))));
+    } finally {
+      PostgresProcesses.signal(db.embedded(), "CONT");
+    }
+    assertInstanceOf(StoreUnavailableException.class, e.getCause(), String.valueOf(e.getCause()));
+    await().atMost(Duration.ofSeconds(15)).until(() -> db.status().up());
+    // the caller was told 503: the queued insert runs when the server resumes, but its
+    // transaction is rolled back instead of committed; it stays absent
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                get(store.audit("p-1", null, null)).stream()
+                    .map(AuditEntry::seq)
+                    .toList()
+                    .equals(java.util.List.of(first)));
+    // the same pool writes durably again
+    long third = get(store.append(row(3)));
+    assertEquals(
+        java.util.List.of(first, third),
+        get(store.audit("p-1", null, null)).stream().map(AuditEntry::seq).toList());
+  }
 }
