@@ -87,6 +87,19 @@ class DatabaseFailureTest {
         "intent");
   }
 
+  /**
+   * Appends rows {@code i}, {@code i + 8}, ... below 400 one after the other; stops at a failure.
+   */
+  private static Future<Long> lane(RemediationStore store, int i, Set<Long> acknowledged) {
+    if (i >= 400) {
+      return Future.succeededFuture(0L);
+    }
+    return store
+        .append(row(i))
+        .onSuccess(acknowledged::add)
+        .compose(seq -> lane(store, i + 8, acknowledged));
+  }
+
   @Test
   void everyAcknowledgedAuditRowSurvivesAKillAndTheServerIsRestartedUnderTheSamePool()
       throws Exception {
@@ -94,9 +107,10 @@ class DatabaseFailureTest {
     int port = db.embedded().port();
     Set<Long> acknowledged = new ConcurrentSkipListSet<>();
     List<Future<Long>> all = new ArrayList<>();
-    // 400 appends, at most 8 in flight (the pool size); the kill lands while many are in flight
-    for (int i = 0; i < 400; i++) {
-      all.add(store.append(row(i)).onSuccess(acknowledged::add));
+    // 400 appends in 8 lanes of one append after the other, so at most 8 are in flight (the pool
+    // size) and none waits for a pooled connection; the kill lands while 8 are in flight
+    for (int lane = 0; lane < 8; lane++) {
+      all.add(lane(store, lane, acknowledged));
     }
     // each append waits for its WAL flush: on a loaded machine 100 of them may take a minute
     await().atMost(Duration.ofSeconds(120)).until(() -> acknowledged.size() >= 100);
