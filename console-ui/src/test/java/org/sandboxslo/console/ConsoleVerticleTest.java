@@ -488,7 +488,9 @@ class ConsoleVerticleTest {
                                   + " times while the Sandbox stream was silent for 150 s)\","
                                   + "\"suspectStale\":[{\"kind\":\"Sandbox\",\"since\":"
                                   + "\"2026-10-05T09:00:00Z\",\"reason\":\"claims named a Sandbox"
-                                  + " 3 times while the Sandbox stream was silent for 150 s\"}]}";
+                                  + " 3 times while the Sandbox stream was silent for 150 s\"}],"
+                                  // informers synced, no database in this test
+                                  + "\"checks\":{\"informers\":\"synced\"}}";
                           assertJson(all.resultAt(0), 503, body);
                           assertJson(all.resultAt(1), 503, body);
                           JsonObject status =
