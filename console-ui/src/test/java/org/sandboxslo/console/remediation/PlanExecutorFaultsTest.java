@@ -92,8 +92,7 @@ class PlanExecutorFaultsTest {
   static void database() throws Exception {
     vertx = Vertx.vertx();
     storage =
-        get(
-            Database.open(
+        Database.open(
                 vertx,
                 ConsoleConfig.fromMap(
                         Map.of(
@@ -101,12 +100,13 @@ class PlanExecutorFaultsTest {
                             dir.resolve("pg").toString(),
                             "sloconsole.db.work-dir",
                             Path.of("target", "embedded-pg").toString(),
-                            // a frozen database is reported within 1 + 2 + 1 = 4 s
+                            // a frozen database is reported within 3 + 5 + 1 = 9 s
                             "sloconsole.db.connect-timeout",
-                            "1s",
-                            "sloconsole.db.statement-timeout",
-                            "2s"))
-                    .database()));
+                            "3s"))
+                    .database())
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(120, TimeUnit.SECONDS); // extracting and starting PostgreSQL on a loaded machine
   }
 
   @AfterAll
