@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DatabaseFailureTest {
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(DatabaseFailureTest.class);
-  private static final Duration TIMEOUT = Duration.ofSeconds(2);
+  // statement and connect timeout; 4 s leaves room for a loaded machine to open a connection
+  private static final Duration TIMEOUT = Duration.ofSeconds(4);
 
   @TempDir Path tmp;
   private Vertx vertx;
@@ -161,7 +162,7 @@ class DatabaseFailureTest {
         took.toMillis(),
         e.getCause().getMessage());
     assertInstanceOf(StoreUnavailableException.class, e.getCause(), String.valueOf(e.getCause()));
-    // the deadline is connect 2 s + statement 2 s + 1 s: never a 49 s hang
+    // the deadline is connect 4 s + statement 4 s + 1 s: never a 49 s hang
     assertTrue(
         took.compareTo(db.failureBound().plusSeconds(1)) < 0,
         "failed after " + took + ", bound " + db.failureBound());
