@@ -183,6 +183,21 @@ class WebConsoleE2E {
     assertEquals(200, r.statusCode(), r.body());
   }
 
+  /**
+   * Clicks {@code selector} once it is present; the plan page re-renders every second, so a button
+   * found just before a re-render is looked up again instead of failing as stale.
+   */
+  void clickWhenStable(String selector) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreException(org.openqa.selenium.StaleElementReferenceException.class)
+        .until(
+            () -> {
+              b.await(selector, 30).click();
+              return true;
+            });
+  }
+
   void signIn(String token) {
     if (b.present("#who button.link")) {
       b.find("#who button.link").click();
@@ -458,14 +473,14 @@ class WebConsoleE2E {
     signIn(reviewer);
     for (String id : plans.values()) {
       b.open("/plans/" + id);
-      b.await("#plan-approve:enabled", 30).click();
+      clickWhenStable("#plan-approve:enabled");
       untilEquals("#plan-state", () -> "approved", 30);
     }
     check("12-plan-approved");
     signIn(admin);
     for (Map.Entry<String, String> e : plans.entrySet()) {
       b.open("/plans/" + e.getValue());
-      b.await("#plan-execute:enabled", 30).click();
+      clickWhenStable("#plan-execute:enabled");
       b.await("#confirm", 10);
       if (e.getKey().equals("PacedRecreate")) {
         assertTrue(
