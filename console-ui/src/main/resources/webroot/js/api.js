@@ -19,9 +19,14 @@ export async function api(path, opts = {}) {
   const headers = { Accept: 'application/json' };
   if (auth.token) headers.Authorization = 'Bearer ' + auth.token;
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  // every write carries an Idempotency-Key, so a retried click is answered with the first response
+  const method = opts.method || 'GET';
+  if (method !== 'GET' && method !== 'HEAD' && window.crypto && crypto.randomUUID) {
+    headers['Idempotency-Key'] = crypto.randomUUID();
+  }
   if (opts.headers) Object.assign(headers, opts.headers);
   const res = await fetch(path, {
-    method: opts.method || 'GET',
+    method,
     headers,
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
   });
@@ -33,7 +38,8 @@ export async function api(path, opts = {}) {
 }
 
 export async function text(path) {
-  const res = await fetch(path);
+  // reads carry the token too: with sloconsole.auth.anonymous-read=false they need it
+  const res = await fetch(path, auth.token ? { headers: { Authorization: 'Bearer ' + auth.token } } : {});
   if (!res.ok) throw new ApiError(res.status, null);
   return res.text();
 }

@@ -10,6 +10,8 @@ export function h(tag, attrs, ...children) {
       else if (k === 'text') el.textContent = v;
       else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
       else if (k === 'dataset') Object.assign(el.dataset, v);
+      // through the CSSOM: the page's Content-Security-Policy (style-src 'self') blocks style attributes
+      else if (k === 'style') el.style.cssText = v;
       else el.setAttribute(k, v === true ? '' : v);
     }
   }

@@ -20,7 +20,8 @@ import org.sandboxslo.engine.time.Durations;
  *   <li>{@code sloconsole.http.stream-interval} = {@code 1s}: period of SSE snapshot events
  *   <li>{@code sloconsole.http.external-url} = {@code http://127.0.0.1:8080}: the base of every
  *       link the console hands out (alert {@code console_url}s written by {@code generate-rules},
- *       API links, chat messages); an absolute http(s) URL, path prefix allowed, no query
+ *       API links, chat messages); an absolute http(s) URL, path prefix allowed, no query; its
+ *       origin may send state-changing requests
  *   <li>{@code sloconsole.management.port} = {@code 8081}: {@code /healthz}, {@code /readyz},
  *       {@code /metrics}; bound on the same host
  *   <li>{@code sloconsole.store.snapshot-interval} = {@code 10s}: how often the latest snapshot is
@@ -32,6 +33,25 @@ import org.sandboxslo.engine.time.Durations;
  *   <li>{@code sloconsole.db.data-dir} = {@code ./.sandbox-slo/pg}: embedded data directory
  *   <li>{@code sloconsole.db.work-dir} = {@code ./.sandbox-slo/pg-bin}: where the embedded binaries
  *       are extracted
+ *   <li>{@code sloconsole.http.allowed-origins} = empty: further origins ({@code
+ *       https://ops.example.com}, comma separated) allowed to send state-changing requests; the
+ *       console's own origin always is
+ *   <li>{@code sloconsole.http.request-timeout} = {@code 30s}: the deadline of every request; a
+ *       write whose deadline (this, or an earlier {@code X-Request-Deadline}) has passed is not
+ *       applied
+ *   <li>{@code sloconsole.http.max-stream-clients} = {@code 64}: concurrent SSE clients; the oldest
+ *       is closed for a new one
+ *   <li>{@code sloconsole.http.idempotency-ttl} = {@code 24h}: how long an {@code Idempotency-Key}
+ *       and its response are kept
+ *   <li>{@code sloconsole.db.statement-timeout} = {@code 5s}: the server's {@code
+ *       statement_timeout} (100ms..10m); a database route answers 503 after at most connect +
+ *       statement timeout + 1 s
+ *   <li>{@code sloconsole.db.connect-timeout} = {@code 5s}: TCP connect and wait for a pooled
+ *       connection (100ms..10m)
+ *   <li>{@code sloconsole.db.probe-interval} = {@code 1s}: database health probe; a dead embedded
+ *       server is restarted by it (100ms..10m)
+ *   <li>{@code sloconsole.store.backfill-max-snapshots} = {@code 360}: snapshots kept while the
+ *       database is down and written when it returns (1..100000; the oldest are dropped first)
  * </ul>
  *
  * @param httpHost console bind address, non-empty
@@ -45,6 +65,14 @@ import org.sandboxslo.engine.time.Durations;
  * @param dbPassword database password (secret)
  * @param dbDataDir embedded data directory
  * @param dbWorkDir embedded binaries directory
+ * @param allowedOrigins further allowed origins ({@code scheme://host[:port]}, no trailing slash)
+ * @param requestTimeout request deadline, 1s..10m
+ * @param maxStreamClients 1..10000
+ * @param idempotencyTtl 1m..30d
+ * @param dbStatementTimeout see {@code sloconsole.db.statement-timeout}
+ * @param dbConnectTimeout see {@code sloconsole.db.connect-timeout}
+ * @param dbProbeInterval see {@code sloconsole.db.probe-interval}
+ * @param backfillMaxSnapshots see {@code sloconsole.store.backfill-max-snapshots}
  */
 public record ConsoleConfig(
     String httpHost,
@@ -57,7 +85,15 @@ public record ConsoleConfig(
     String dbUser,
     String dbPassword,
     Path dbDataDir,
-    Path dbWorkDir) {
+    Path dbWorkDir,
+    List<String> allowedOrigins,
+    Duration requestTimeout,
+    int maxStreamClients,
+    Duration idempotencyTtl,
+    Duration dbStatementTimeout,
+    Duration dbConnectTimeout,
+    Duration dbProbeInterval,
+    int backfillMaxSnapshots) {
   public static final String HTTP_HOST = "sloconsole.http.host";
   public static final String HTTP_PORT = "sloconsole.http.port";
   public static final String HTTP_STREAM_INTERVAL = "sloconsole.http.stream-interval";
@@ -69,6 +105,14 @@ public record ConsoleConfig(
   public static final String DB_PASSWORD = "sloconsole.db.password";
   public static final String DB_DATA_DIR = "sloconsole.db.data-dir";
   public static final String DB_WORK_DIR = "sloconsole.db.work-dir";
+  public static final String HTTP_ALLOWED_ORIGINS = "sloconsole.http.allowed-origins";
+  public static final String HTTP_REQUEST_TIMEOUT = "sloconsole.http.request-timeout";
+  public static final String HTTP_MAX_STREAM_CLIENTS = "sloconsole.http.max-stream-clients";
+  public static final String HTTP_IDEMPOTENCY_TTL = "sloconsole.http.idempotency-ttl";
+  public static final String DB_STATEMENT_TIMEOUT = "sloconsole.db.statement-timeout";
+  public static final String DB_CONNECT_TIMEOUT = "sloconsole.db.connect-timeout";
+  public static final String DB_PROBE_INTERVAL = "sloconsole.db.probe-interval";
+  public static final String STORE_BACKFILL_MAX = "sloconsole.store.backfill-max-snapshots";
 
   /** The prefixes this record owns; unknown keys under them are rejected. */
   public static final List<String> PREFIXES =
@@ -86,7 +130,15 @@ public record ConsoleConfig(
           DB_USER,
           DB_PASSWORD,
           DB_DATA_DIR,
-          DB_WORK_DIR);
+          DB_WORK_DIR,
+          HTTP_ALLOWED_ORIGINS,
+          HTTP_REQUEST_TIMEOUT,
+          HTTP_MAX_STREAM_CLIENTS,
+          HTTP_IDEMPOTENCY_TTL,
+          DB_STATEMENT_TIMEOUT,
+          DB_CONNECT_TIMEOUT,
+          DB_PROBE_INTERVAL,
+          STORE_BACKFILL_MAX);
 
   private static final String MASK = "******";
 
@@ -107,6 +159,32 @@ public record ConsoleConfig(
     checkPort(MANAGEMENT_PORT, managementPort);
     checkPositive(HTTP_STREAM_INTERVAL, streamInterval);
     checkPositive(STORE_SNAPSHOT_INTERVAL, snapshotInterval);
+    allowedOrigins = List.copyOf(allowedOrigins);
+    Objects.requireNonNull(requestTimeout, "requestTimeout");
+    Objects.requireNonNull(idempotencyTtl, "idempotencyTtl");
+    for (String o : allowedOrigins) {
+      if (!origin(HTTP_ALLOWED_ORIGINS, o).equals(o)) {
+        throw new IllegalArgumentException(
+            HTTP_ALLOWED_ORIGINS
+                + ": expected scheme://host[:port] without a path, got '"
+                + o
+                + "'");
+      }
+    }
+    checkBetween(
+        HTTP_REQUEST_TIMEOUT, requestTimeout, Duration.ofSeconds(1), Duration.ofMinutes(10));
+    checkBetween(HTTP_IDEMPOTENCY_TTL, idempotencyTtl, Duration.ofMinutes(1), Duration.ofDays(30));
+    if (maxStreamClients < 1 || maxStreamClients > 10_000) {
+      throw new IllegalArgumentException(
+          HTTP_MAX_STREAM_CLIENTS + ": expected 1..10000, got " + maxStreamClients);
+    }
+    checkWithin(DB_STATEMENT_TIMEOUT, dbStatementTimeout);
+    checkWithin(DB_CONNECT_TIMEOUT, dbConnectTimeout);
+    checkWithin(DB_PROBE_INTERVAL, dbProbeInterval);
+    if (backfillMaxSnapshots < 1 || backfillMaxSnapshots > 100_000) {
+      throw new IllegalArgumentException(
+          STORE_BACKFILL_MAX + ": expected an integer 1..100000, got " + backfillMaxSnapshots);
+    }
     if (!dbUrl.isEmpty() && !dbUrl.startsWith("jdbc:postgresql://")) {
       throw new IllegalArgumentException(
           DB_URL + ": expected jdbc:postgresql://host:port/database or empty, got '" + dbUrl + "'");
@@ -147,12 +225,89 @@ public record ConsoleConfig(
         map.getOrDefault(DB_USER, "postgres"),
         map.getOrDefault(DB_PASSWORD, ""),
         Path.of(map.getOrDefault(DB_DATA_DIR, "./.sandbox-slo/pg")),
-        Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")));
+        Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")),
+        java.util.Arrays.stream(map.getOrDefault(HTTP_ALLOWED_ORIGINS, "").split(","))
+            .map(String::trim)
+            .filter(o -> !o.isEmpty())
+            .toList(),
+        duration(map, HTTP_REQUEST_TIMEOUT, "30s"),
+        intValue(map, HTTP_MAX_STREAM_CLIENTS, 64),
+        duration(map, HTTP_IDEMPOTENCY_TTL, "24h"),
+        duration(map, DB_STATEMENT_TIMEOUT, "5s"),
+        duration(map, DB_CONNECT_TIMEOUT, "5s"),
+        duration(map, DB_PROBE_INTERVAL, "1s"),
+        integer(map, STORE_BACKFILL_MAX, 360));
+  }
+
+  /**
+   * The origins allowed to send state-changing requests besides the request's own: the external
+   * URL's origin and {@code sloconsole.http.allowed-origins}.
+   */
+  public List<String> trustedOrigins() {
+    List<String> out = new java.util.ArrayList<>(allowedOrigins);
+    out.add(origin(HTTP_EXTERNAL_URL, externalUrl.base().toString()));
+    return List.copyOf(out);
+  }
+
+  /** {@code scheme://host[:port]} of a URL, lower case, default ports dropped. */
+  static String origin(String key, String url) {
+    java.net.URI u;
+    try {
+      u = java.net.URI.create(url.trim());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(key + ": not a URL: '" + url + "'");
+    }
+    String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(java.util.Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https") || u.getHost() == null) {
+      throw new IllegalArgumentException(key + ": expected an http(s) URL, got '" + url + "'");
+    }
+    int port = u.getPort();
+    boolean dflt =
+        port < 0
+            || (scheme.equals("http") && port == 80)
+            || (scheme.equals("https") && port == 443);
+    return scheme
+        + "://"
+        + u.getHost().toLowerCase(java.util.Locale.ROOT)
+        + (dflt ? "" : ":" + port);
+  }
+
+  private static int intValue(Map<String, String> map, String key, int dflt) {
+    String v = map.get(key);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + ": expected an integer, got '" + v + "'");
+    }
+  }
+
+  private static void checkBetween(String key, Duration d, Duration min, Duration max) {
+    if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+      throw new IllegalArgumentException(
+          key
+              + ": expected "
+              + Durations.format(min)
+              + ".."
+              + Durations.format(max)
+              + ", got "
+              + Durations.format(d));
+    }
   }
 
   /** The database part, for {@link org.sandboxslo.store.Database#open}. */
   public org.sandboxslo.store.DatabaseConfig database() {
-    return new org.sandboxslo.store.DatabaseConfig(dbUrl, dbUser, dbPassword, dbDataDir, dbWorkDir);
+    return new org.sandboxslo.store.DatabaseConfig(
+        dbUrl,
+        dbUser,
+        dbPassword,
+        dbDataDir,
+        dbWorkDir,
+        dbStatementTimeout,
+        dbConnectTimeout,
+        dbProbeInterval);
   }
 
   /** True when no {@code sloconsole.db.url} is set and the embedded database is used. */
@@ -174,7 +329,15 @@ public record ConsoleConfig(
         DB_USER + "=" + dbUser,
         DB_PASSWORD + "=" + (dbPassword.isEmpty() ? "" : MASK),
         DB_DATA_DIR + "=" + dbDataDir,
-        DB_WORK_DIR + "=" + dbWorkDir);
+        DB_WORK_DIR + "=" + dbWorkDir,
+        HTTP_ALLOWED_ORIGINS + "=" + String.join(",", allowedOrigins),
+        HTTP_REQUEST_TIMEOUT + "=" + Durations.format(requestTimeout),
+        HTTP_MAX_STREAM_CLIENTS + "=" + maxStreamClients,
+        HTTP_IDEMPOTENCY_TTL + "=" + Durations.format(idempotencyTtl),
+        DB_STATEMENT_TIMEOUT + "=" + Durations.format(dbStatementTimeout),
+        DB_CONNECT_TIMEOUT + "=" + Durations.format(dbConnectTimeout),
+        DB_PROBE_INTERVAL + "=" + Durations.format(dbProbeInterval),
+        STORE_BACKFILL_MAX + "=" + backfillMaxSnapshots);
   }
 
   /** Like the record default, but with the password masked. */
@@ -202,6 +365,22 @@ public record ConsoleConfig(
         + dbDataDir
         + ", dbWorkDir="
         + dbWorkDir
+        + ", allowedOrigins="
+        + allowedOrigins
+        + ", requestTimeout="
+        + requestTimeout
+        + ", maxStreamClients="
+        + maxStreamClients
+        + ", idempotencyTtl="
+        + idempotencyTtl
+        + ", dbStatementTimeout="
+        + dbStatementTimeout
+        + ", dbConnectTimeout="
+        + dbConnectTimeout
+        + ", dbProbeInterval="
+        + dbProbeInterval
+        + ", backfillMaxSnapshots="
+        + backfillMaxSnapshots
         + "]";
   }
 
@@ -214,6 +393,24 @@ public record ConsoleConfig(
       return Integer.parseInt(v.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(key + ": expected an integer 0..65535, got '" + v + "'");
+    }
+  }
+
+  private static int integer(Map<String, String> map, String key, int dflt) {
+    String v = map.get(key);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + ": expected an integer, got '" + v + "'");
+    }
+  }
+
+  private static void checkWithin(String key, Duration d) {
+    if (d.compareTo(Duration.ofMillis(100)) < 0 || d.compareTo(Duration.ofMinutes(10)) > 0) {
+      throw new IllegalArgumentException(key + ": must be within 100ms..10m, got " + d);
     }
   }
 

@@ -61,6 +61,7 @@ public final class ConsoleMetrics {
   private final PrometheusRegistry registry;
   private final ConsoleSources sources;
   private final List<Collector> collectors = new ArrayList<>();
+  private io.prometheus.metrics.core.metrics.Counter dropped;
 
   private ConsoleMetrics(PrometheusRegistry registry, ConsoleSources sources) {
     this.registry = registry;
@@ -87,7 +88,27 @@ public final class ConsoleMetrics {
     collectors.clear();
   }
 
+  /**
+   * Counts one item the console dropped to bound caller-added state ({@code
+   * sandbox_slo_dropped_total{kind, reason}}; see {@link org.sandboxslo.console.api.DropCounter}).
+   */
+  public void dropped(String kind, String reason) {
+    io.prometheus.metrics.core.metrics.Counter c = dropped;
+    if (c != null) {
+      c.labelValues(kind, reason).inc();
+    }
+  }
+
   private void registerAll() {
+    dropped =
+        io.prometheus.metrics.core.metrics.Counter.builder()
+            .name("sandbox_slo_dropped_total")
+            .help(
+                "Caller-added items the console dropped to stay within its memory caps, by kind"
+                    + " (alert|stream-client|idempotency-key) and reason (cap|oversized)")
+            .labelNames("kind", "reason")
+            .build();
+    add(dropped);
     gauge(
         "agent_sandbox_warmpool_size",
         null,

@@ -91,8 +91,17 @@ public final class ConsoleServer implements AutoCloseable {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    ManagementVerticle management = new ManagementVerticle(config, sources, registry);
-    ConsoleVerticle console = new ConsoleVerticle(config, sources, storeOrNull, registry, services);
+    ManagementVerticle management =
+        new ManagementVerticle(config, sources, registry, services.database());
+    ConsoleVerticle console =
+        new ConsoleVerticle(
+            config,
+            sources,
+            storeOrNull,
+            registry,
+            services,
+            java.time.Clock.systemUTC(),
+            metrics::dropped);
     SnapshotWriterVerticle writer =
         storeOrNull == null ? null : new SnapshotWriterVerticle(config, sources, storeOrNull);
     List<String> ids = Collections.synchronizedList(new ArrayList<>());

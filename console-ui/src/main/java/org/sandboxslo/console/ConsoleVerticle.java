@@ -5,8 +5,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -20,12 +20,21 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Deadline;
+import org.sandboxslo.console.api.DropCounter;
+import org.sandboxslo.console.api.HttpGuards;
+import org.sandboxslo.console.api.IdempotencyHandler;
+import org.sandboxslo.console.api.IdempotencyKeys;
 import org.sandboxslo.console.api.Json;
+import org.sandboxslo.console.api.JsonBody;
 import org.sandboxslo.console.api.SnapshotJson;
+import org.sandboxslo.console.auth.ConsoleAuth;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.console.hooks.AlertmanagerHook;
@@ -38,6 +47,7 @@ import org.sandboxslo.engine.time.Durations;
 import org.sandboxslo.store.HistoryPoint;
 import org.sandboxslo.store.SliName;
 import org.sandboxslo.store.SliStore;
+import org.sandboxslo.store.StoreErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +72,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * Every failure is answered with JSON {@code {"error","field"?,"reason"}} and a 4xx/5xx status,
- * never a stack trace. The start Future fails when the port cannot be bound.
+ * never a stack trace; a database that is down or frozen gives 503 {@code {"error":"database
+ * unavailable"}} with {@code Retry-After} (see {@link StoreErrors#unavailable}). The start Future
+ * fails when the port cannot be bound.
  */
 public final class ConsoleVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(ConsoleVerticle.class);
@@ -79,6 +91,12 @@ public final class ConsoleVerticle extends VerticleBase {
   private final AlertmanagerHook alertmanager;
   private final org.sandboxslo.console.remediation.Remediation remediationService;
   private final org.sandboxslo.console.slo.SloRegistry sloRegistry;
+  private final ConsoleAuth auth;
+  private final DropCounter drops;
+  private final IdempotencyKeys idempotencyKeys;
+  private long pruneTimer = -1;
+  private final Deque<HttpServerResponse> streams = new ArrayDeque<>();
+  private final java.util.function.Supplier<org.sandboxslo.store.DatabaseStatus> database;
   private volatile HttpServer server;
 
   /**
@@ -113,6 +131,18 @@ public final class ConsoleVerticle extends VerticleBase {
       PrometheusRegistry registry,
       ConsoleServices services,
       Clock clock) {
+    this(config, sources, storeOrNull, registry, services, clock, DropCounter.NONE);
+  }
+
+  /** As above, counting what the caps drop ({@code sandbox_slo_dropped_total}). */
+  public ConsoleVerticle(
+      ConsoleConfig config,
+      ConsoleSources sources,
+      SliStore storeOrNull,
+      PrometheusRegistry registry,
+      ConsoleServices services,
+      Clock clock,
+      DropCounter drops) {
     this.config = Objects.requireNonNull(config, "config");
     this.sources = Objects.requireNonNull(sources, "sources");
     this.store = storeOrNull;
@@ -123,13 +153,35 @@ public final class ConsoleVerticle extends VerticleBase {
     this.remediation = new RemediationRoutes(services.remediation());
     this.remediationService = services.remediation();
     this.sloRegistry = services.slos();
+    this.auth = services.auth();
+    this.drops = Objects.requireNonNull(drops, "drops");
     this.alertmanager =
-        new AlertmanagerHook(org.sandboxslo.console.routes.IncidentRoutes.persister(storeOrNull));
+        new AlertmanagerHook(
+            org.sandboxslo.console.routes.IncidentRoutes.persister(storeOrNull), drops);
+    this.idempotencyKeys =
+        services.idempotencyOrNull() != null
+            ? services.idempotencyOrNull()
+            : IdempotencyKeys.inMemory(ConsoleServices.MEMORY_KEYS, drops);
+    this.database = services.database();
   }
 
   @Override
   public Future<?> start() {
+    pruneTimer =
+        vertx.setPeriodic(
+            Duration.ofMinutes(10).toMillis(),
+            id ->
+                idempotencyKeys
+                    .prune(clock.instant())
+                    .onFailure(
+                        e -> LOG.warn("pruning Idempotency-Keys failed: {}", e.getMessage())));
     return Future.succeededFuture(router()).compose(this::listen).onSuccess(s -> server = s);
+  }
+
+  @Override
+  public Future<?> stop() {
+    vertx.cancelTimer(pruneTimer);
+    return Future.succeededFuture();
   }
 
   /**
@@ -147,14 +199,26 @@ public final class ConsoleVerticle extends VerticleBase {
 
   private Future<HttpServer> listen(Router router) {
     return vertx
-        .createHttpServer(
-            new HttpServerOptions().setHost(config.httpHost()).setPort(config.httpPort()))
+        .createHttpServer(HttpGuards.serverOptions(config.httpHost(), config.httpPort()))
+        .invalidRequestHandler(HttpGuards::invalidRequest)
         .requestHandler(router)
         .listen();
   }
 
   private Router router() {
     Router r = Router.router(vertx);
+    r.route().handler(HttpGuards.securityHeaders());
+    r.route().handler(HttpGuards.origin(config.trustedOrigins()));
+    r.route().handler(auth);
+    r.route().handler(this::deadline);
+    IdempotencyHandler idempotency =
+        new IdempotencyHandler(
+            idempotencyKeys, ctx -> ConsoleAuth.caller(ctx).user(), clock, config.idempotencyTtl());
+    // every method: a POST-only route here would turn 404s under /api/ into 405s
+    for (String prefix : List.of("/api/*", "/hooks/*")) {
+      r.route(prefix).handler(idempotency.bodyReader());
+      r.route(prefix).handler(idempotency);
+    }
     r.get("/api/v1/templates")
         .handler(ctx -> ok(ctx, slos.withControllerView(SnapshotJson.templates(snapshot()))));
     r.get("/api/v1/pools").handler(ctx -> ok(ctx, SnapshotJson.pools(snapshot())));
@@ -181,13 +245,14 @@ public final class ConsoleVerticle extends VerticleBase {
     r.get("/api/v1/stream").handler(this::stream);
     r.get("/api/v1/openapi.yaml")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(OPENAPI));
-    ManagementRoutes.mount(r, sources, registry);
+    ManagementRoutes.mount(r, sources, registry, database);
     slos.mount(r);
     remediation.mount(r);
-    new org.sandboxslo.console.routes.ProbeRoutes(sources::events, this::requireRole, clock)
-        .mount(r);
+    new org.sandboxslo.console.routes.ProbeRoutes(sources::events, clock).mount(r);
     new org.sandboxslo.console.routes.UnservedClaimRoutes(sources::unservedClaims).mount(r);
-    r.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
+    StaticHandler page = StaticHandler.create("webroot").setCachingEnabled(false);
+    // one route for both methods: separate GET and HEAD routes would turn unknown GETs into 405s
+    r.route("/*").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(page);
     jsonErrors(r);
     return r;
   }
@@ -232,8 +297,27 @@ public final class ConsoleVerticle extends VerticleBase {
     }
     Throwable t = ctx.failure();
     ApiException e;
+    java.util.Optional<String> down = StoreErrors.unavailable(t);
     if (t instanceof ApiException a) {
       e = a;
+    } else if ((t == null || t instanceof HttpException) && statusOf(ctx, t) == 413) {
+      Object limit = ctx.get(JsonBody.LIMIT_KEY);
+      e =
+          new ApiException(
+              413,
+              "payload too large",
+              "body",
+              "the request body exceeds the limit of "
+                  + (limit == null ? "this route" : limit + " bytes"));
+    } else if (down.isPresent()) {
+      // no host names, no stack trace: the database is down or frozen, the caller retries later
+      e =
+          new ApiException(
+              503,
+              "database unavailable",
+              null,
+              down.get() + "; the request was not completed, retry later");
+      ctx.response().putHeader("Retry-After", "5");
     } else if (t instanceof HttpException h && h.getStatusCode() >= 400) {
       e =
           new ApiException(
@@ -259,6 +343,63 @@ public final class ConsoleVerticle extends VerticleBase {
               t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
     }
     ManagementRoutes.json(ctx, e.status(), e.toJson());
+  }
+
+  private static int statusOf(RoutingContext ctx, Throwable t) {
+    return t instanceof HttpException h ? h.getStatusCode() : ctx.statusCode();
+  }
+
+  /**
+   * Puts the request's {@link Deadline} into the context: {@code sloconsole.http.request-timeout}
+   * from now, or an earlier {@code X-Request-Deadline}; 503 at once when that has passed. A request
+   * still unanswered at its deadline is answered 503 (the SSE stream excepted).
+   */
+  private void deadline(RoutingContext ctx) {
+    Instant now = clock.instant();
+    Instant at = now.plus(config.requestTimeout());
+    Instant asked;
+    try {
+      asked = Deadline.header(ctx.request().getHeader(Deadline.HEADER));
+    } catch (ApiException e) {
+      ctx.fail(e);
+      return;
+    }
+    if (asked != null && asked.isBefore(at)) {
+      at = asked;
+    }
+    java.util.concurrent.atomic.AtomicBoolean gone =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    Deadline d = new Deadline(at, clock, gone::get);
+    if (d.expired()) {
+      ctx.fail(
+          new ApiException(
+              503,
+              "deadline passed",
+              Deadline.HEADER,
+              "the request's deadline " + at + " had passed when it arrived; nothing was done"));
+      return;
+    }
+    ctx.put(Deadline.KEY, d);
+    if (!ctx.normalizedPath().equals("/api/v1/stream")) {
+      ctx.response().closeHandler(v -> gone.set(true));
+      long ms = Math.max(1, Duration.between(now, at).toMillis());
+      long timer =
+          vertx.setTimer(
+              ms,
+              id -> {
+                if (!ctx.response().ended() && !ctx.response().headWritten()) {
+                  ctx.fail(
+                      new ApiException(
+                          503,
+                          "deadline passed",
+                          Deadline.HEADER,
+                          "no answer within the request's deadline; a change not yet applied will"
+                              + " not be applied"));
+                }
+              });
+      ctx.addEndHandler(v -> vertx.cancelTimer(timer));
+    }
+    ctx.next();
   }
 
   private FleetSnapshot snapshot() {
@@ -356,25 +497,6 @@ public final class ConsoleVerticle extends VerticleBase {
     return Json.instant(field, value, dflt);
   }
 
-  /**
-   * The caller check of routes outside remediation: the remediation API's bearer tokens and roles
-   * (401 unknown caller, 403 missing role, 503 when remediation does not run).
-   */
-  private void requireRole(String authorization, String role, String namespace) {
-    var service = remediationService;
-    if (service == null) {
-      throw ApiException.notReady("no API tokens: remediation (which holds them) is not running");
-    }
-    var caller = service.authenticator().authenticate(authorization);
-    if (namespace != null && !caller.has(role, namespace)) {
-      throw new ApiException(
-          403,
-          "forbidden",
-          "role",
-          "user " + caller.user() + " lacks role " + role + " for namespace " + namespace);
-    }
-  }
-
   private void status(RoutingContext ctx) {
     FleetSnapshot s = sources.snapshot();
     JsonObject body =
@@ -397,7 +519,9 @@ public final class ConsoleVerticle extends VerticleBase {
                                 .put("enabled", true)
                                 .put("rows", null)
                                 .put("error", e.getMessage())));
-    storeJson.onSuccess(j -> ok(ctx, body.put("store", j))).onFailure(ctx::fail);
+    storeJson
+        .onSuccess(j -> ok(ctx, body.put("store", j).put("slos", slos.status())))
+        .onFailure(ctx::fail);
   }
 
   private static final java.util.List<String> FINDING_STATES =
@@ -465,10 +589,28 @@ public final class ConsoleVerticle extends VerticleBase {
         .putHeader("Cache-Control", "no-cache")
         .putHeader("X-Accel-Buffering", "no");
     long interval = config.streamInterval().toMillis();
+    // bounded: the oldest stream is closed for a new one beyond sloconsole.http.max-stream-clients
+    while (streams.size() >= config.maxStreamClients()) {
+      HttpServerResponse oldest = streams.pollFirst();
+      drops.dropped("stream-client", "cap");
+      if (!oldest.ended() && !oldest.closed()) {
+        oldest.end();
+      }
+    }
+    streams.addLast(res);
     res.write("retry: " + interval + "\n\n");
     sendSnapshot(res);
     long timer = vertx.setPeriodic(interval, id -> sendSnapshot(res));
-    res.closeHandler(v -> vertx.cancelTimer(timer));
+    res.closeHandler(
+        v -> {
+          vertx.cancelTimer(timer);
+          streams.remove(res);
+        });
+    res.endHandler(
+        v -> {
+          vertx.cancelTimer(timer);
+          streams.remove(res);
+        });
     res.exceptionHandler(e -> vertx.cancelTimer(timer));
   }
 

@@ -14,44 +14,73 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.sandboxslo.console.api.SnapshotJson;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.engine.diagnosis.InformerHealth;
 import org.sandboxslo.engine.model.Kind;
+import org.sandboxslo.store.DatabaseStatus;
 
 /**
  * {@code GET /healthz} (200 {@code {"status":"ok"}} while the process serves), {@code GET /readyz}
- * (503 {@code {"status":"not ready"}} until {@link ConsoleSources#ready()}; 503 with {@code reason}
- * and {@code suspectStale} while a kind's data is suspect-stale ({@link
- * ConsoleSources#suspectStale()}); else 200 {@code {"status":"ready"}}) and {@code GET /metrics}
- * (the registry in the format chosen from the {@code Accept} header: Prometheus text by default,
- * OpenMetrics for {@code application/openmetrics-text}). Mounted on the management port and on the
- * console port.
+ * (200 {@code {"status":"ready"}} once {@link ConsoleSources#ready()}, no kind's data is
+ * suspect-stale ({@link ConsoleSources#suspectStale()}) and, with a database, while its last probe
+ * answered; otherwise 503 {@code {"status":"not ready"}}, with {@code reason} and {@code
+ * suspectStale} while a kind is suspect-stale; always with {@code "checks":{"informers":"synced|not
+ * synced","database":"up|down: <reason>"}} and, while the database is down, {@code
+ * "databaseDownSince"}) and {@code GET /metrics} (the registry in the format chosen from the {@code
+ * Accept} header: Prometheus text by default, OpenMetrics for {@code
+ * application/openmetrics-text}). Mounted on the management port and on the console port.
  */
 public final class ManagementRoutes {
   private static final ExpositionFormats FORMATS = ExpositionFormats.init();
 
   private ManagementRoutes() {}
 
-  /** Adds the three routes to {@code router}. */
+  /** Adds the three routes to {@code router}, without a database check. */
   public static void mount(Router router, ConsoleSources sources, PrometheusRegistry registry) {
+    mount(router, sources, registry, null);
+  }
+
+  /**
+   * Adds the three routes to {@code router}.
+   *
+   * @param databaseOrNull the database health, or null when the console runs without one
+   */
+  public static void mount(
+      Router router,
+      ConsoleSources sources,
+      PrometheusRegistry registry,
+      Supplier<DatabaseStatus> databaseOrNull) {
     router.get("/healthz").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "ok")));
-    router
-        .get("/readyz")
-        .handler(
-            ctx -> {
-              boolean ready = sources.ready();
-              Map<Kind, InformerHealth.Suspicion> suspects =
-                  ready ? sources.suspectStale() : Map.of();
-              if (!ready) {
-                json(ctx, 503, new JsonObject().put("status", "not ready"));
-              } else if (!suspects.isEmpty()) {
-                json(ctx, 503, suspectBody(suspects));
-              } else {
-                json(ctx, 200, new JsonObject().put("status", "ready"));
-              }
-            });
+    router.get("/readyz").handler(ctx -> readyz(ctx, sources, databaseOrNull));
     router.get("/metrics").handler(ctx -> metrics(ctx, registry));
+  }
+
+  private static void readyz(
+      RoutingContext ctx, ConsoleSources sources, Supplier<DatabaseStatus> databaseOrNull) {
+    boolean synced = sources.ready();
+    JsonObject checks = new JsonObject().put("informers", synced ? "synced" : "not synced");
+    JsonObject body = new JsonObject();
+    boolean dbUp = true;
+    if (databaseOrNull != null) {
+      DatabaseStatus db = databaseOrNull.get();
+      dbUp = db.up();
+      checks.put("database", db.up() ? "up" : "down: " + db.reason());
+      if (!db.up()) {
+        body.put("databaseDownSince", db.since().toString());
+      }
+      body.put("databaseRestarts", db.restarts());
+    }
+    Map<Kind, InformerHealth.Suspicion> suspects = synced ? sources.suspectStale() : Map.of();
+    if (!suspects.isEmpty()) {
+      body = suspectBody(suspects).mergeIn(body);
+    }
+    boolean ready = synced && dbUp && suspects.isEmpty();
+    json(
+        ctx,
+        ready ? 200 : 503,
+        body.put("status", ready ? "ready" : "not ready").put("checks", checks));
   }
 
   /**
@@ -85,9 +114,6 @@ public final class ManagementRoutes {
   }
 
   static void json(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response()
-        .setStatusCode(status)
-        .putHeader("Content-Type", "application/json")
-        .end(body.encode());
+    org.sandboxslo.console.api.Replies.json(ctx, status, body);
   }
 }

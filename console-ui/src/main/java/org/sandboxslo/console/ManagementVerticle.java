@@ -7,7 +7,9 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.sandboxslo.console.engine.ConsoleSources;
+import org.sandboxslo.store.DatabaseStatus;
 
 /**
  * The management server on {@code sloconsole.management.port} (host {@code sloconsole.http.host}):
@@ -18,13 +20,26 @@ public final class ManagementVerticle extends VerticleBase {
   private final ConsoleConfig config;
   private final ConsoleSources sources;
   private final PrometheusRegistry registry;
+  private final Supplier<DatabaseStatus> database;
   private volatile HttpServer server;
 
   public ManagementVerticle(
       ConsoleConfig config, ConsoleSources sources, PrometheusRegistry registry) {
+    this(config, sources, registry, null);
+  }
+
+  /**
+   * @param databaseOrNull the database health {@code /readyz} reports, or null
+   */
+  public ManagementVerticle(
+      ConsoleConfig config,
+      ConsoleSources sources,
+      PrometheusRegistry registry,
+      Supplier<DatabaseStatus> databaseOrNull) {
     this.config = Objects.requireNonNull(config, "config");
     this.sources = Objects.requireNonNull(sources, "sources");
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.database = databaseOrNull;
   }
 
   @Override
@@ -34,7 +49,7 @@ public final class ManagementVerticle extends VerticleBase {
 
   private Router router() {
     Router router = Router.router(vertx);
-    ManagementRoutes.mount(router, sources, registry);
+    ManagementRoutes.mount(router, sources, registry, database);
     ConsoleVerticle.jsonErrors(router);
     return router;
   }

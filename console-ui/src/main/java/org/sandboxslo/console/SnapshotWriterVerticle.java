@@ -3,6 +3,8 @@ package org.sandboxslo.console;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.sandboxslo.console.engine.ConsoleSources;
@@ -12,10 +14,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The store timer: every {@code sloconsole.store.snapshot-interval} writes the latest snapshot
- * through {@link SliStore#write}. A snapshot already written (same {@code at}) is not written
- * again, and a tick is skipped while a write is in flight. A failed write is logged at WARN and
- * retried on the next tick; it never stops the timer.
+ * The store timer: every {@code sloconsole.store.snapshot-interval} queues the engine's latest
+ * snapshot (one not queued before, by {@code at}) and writes the queue, oldest first, through
+ * {@link SliStore#write}. While the database is down the engine keeps computing snapshots from its
+ * windows; they wait in the queue (at most {@code sloconsole.store.backfill-max-snapshots}, the
+ * oldest dropped first and counted) and are written when the database returns, so the SLI history
+ * has no gap. A failed write is logged at WARN once per outage and retried on the next tick; it
+ * never stops the timer. A tick is skipped while a write is in flight.
  */
 public final class SnapshotWriterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotWriterVerticle.class);
@@ -25,8 +30,17 @@ public final class SnapshotWriterVerticle extends VerticleBase {
   private final SliStore store;
   private final AtomicLong rowsWritten = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
+  private final AtomicLong dropped = new AtomicLong();
+  private final AtomicLong backfilled = new AtomicLong();
+
+  /** Snapshots not yet written, oldest first; touched only on this verticle's context. */
+  private final Deque<FleetSnapshot> backlog = new ArrayDeque<>();
+
+  private volatile int backlogSize;
   private volatile Instant lastWritten;
+  private Instant lastQueued;
   private boolean writing;
+  private boolean failing;
   private long timer = -1;
 
   public SnapshotWriterVerticle(ConsoleConfig config, ConsoleSources sources, SliStore store) {
@@ -48,38 +62,76 @@ public final class SnapshotWriterVerticle extends VerticleBase {
   }
 
   /**
-   * Writes the latest snapshot unless it is missing, already written or a write is in flight. Must
-   * run on this verticle's context.
+   * Queues the latest snapshot (unless missing or queued before) and writes the queue unless a
+   * write is in flight. Must run on this verticle's context.
    *
-   * @return the rows written (0 when skipped); never a failed Future (failures are logged)
+   * @return the rows written by this call (0 when skipped or failed); never a failed Future
+   *     (failures are logged and counted)
    */
   Future<Integer> writeLatest() {
     FleetSnapshot s = sources.snapshot();
-    if (writing || s == null || s.at().equals(lastWritten)) {
+    if (s != null && !s.at().equals(lastQueued)) {
+      lastQueued = s.at();
+      backlog.addLast(s);
+      while (backlog.size() > config.backfillMaxSnapshots()) {
+        backlog.pollFirst();
+        dropped.incrementAndGet();
+      }
+      backlogSize = backlog.size();
+    }
+    if (writing || backlog.isEmpty()) {
       return Future.succeededFuture(0);
     }
     writing = true;
-    return store
-        .write(s)
+    int queued = backlog.size();
+    return drain(0)
         .onSuccess(
             n -> {
-              lastWritten = s.at();
-              rowsWritten.addAndGet(n);
-            })
-        .recover(
-            e -> {
-              failures.incrementAndGet();
-              LOG.warn(
-                  "writing the SLI snapshot at {} to the store failed, retrying in {}: {}",
-                  s.at(),
-                  config.snapshotInterval(),
-                  e.getMessage());
-              return Future.succeededFuture(0);
+              if (failing && backlog.isEmpty()) {
+                failing = false;
+                backfilled.addAndGet(queued - 1L);
+                LOG.info(
+                    "SLI store writable again: wrote {} snapshots ({} rows) computed while it was"
+                        + " down",
+                    queued,
+                    n);
+              }
             })
         .eventually(
             () -> {
               writing = false;
+              backlogSize = backlog.size();
               return Future.succeededFuture();
+            });
+  }
+
+  private Future<Integer> drain(int written) {
+    FleetSnapshot next = backlog.peekFirst();
+    if (next == null) {
+      return Future.succeededFuture(written);
+    }
+    return store
+        .write(next)
+        .compose(
+            n -> {
+              backlog.pollFirst();
+              lastWritten = next.at();
+              rowsWritten.addAndGet(n);
+              return drain(written + n);
+            })
+        .recover(
+            e -> {
+              failures.incrementAndGet();
+              if (!failing) {
+                failing = true;
+                LOG.warn(
+                    "writing the SLI snapshot at {} failed; snapshots are kept (at most {}) and"
+                        + " written when the store answers again: {}",
+                    next.at(),
+                    config.backfillMaxSnapshots(),
+                    e.getMessage());
+              }
+              return Future.succeededFuture(written);
             });
   }
 
@@ -96,5 +148,20 @@ public final class SnapshotWriterVerticle extends VerticleBase {
   /** Failed writes since start. */
   public long failures() {
     return failures.get();
+  }
+
+  /** Snapshots waiting to be written (more than 1 only while the store fails). */
+  public int backlog() {
+    return backlogSize;
+  }
+
+  /** Snapshots dropped from a full backlog since start. */
+  public long dropped() {
+    return dropped.get();
+  }
+
+  /** Snapshots written late, after an outage, since start. */
+  public long backfilled() {
+    return backfilled.get();
   }
 }

@@ -9,14 +9,17 @@ export function render(root, params, query, app) {
   async function load() {
     const [s, ready, plans] = await Promise.all([
       api('/api/v1/status'),
-      fetch('/readyz').then((r) => r.status).catch(() => null),
+      fetch('/readyz').then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) })).catch(() => null),
       auth.me ? api('/api/v1/plans').then((r) => r.items).catch(() => null) : Promise.resolve(null),
     ]);
     const kinds = Object.keys(s.synced);
     const executing = plans ? plans.filter((p) => p.state === 'executing') : null;
     clear(box).append(
       kv([
-        ['ready', ready === 200 ? badge('ready', 'status-ok') : badge('not ready', 'status-burning')],
+        ['ready', ready && ready.status === 200 ? badge('ready', 'status-ok') : badge('not ready', 'status-burning')],
+        ['database', ready && ready.body && ready.body.checks && ready.body.checks.database
+          ? (ready.body.checks.database === 'up' ? badge('up', 'status-ok') : badge(ready.body.checks.database, 'status-exhausted'))
+          : 'none'],
         ['last snapshot', s.at ? [time(s.at), ' (' + ago(s.at) + ')'] : 'none yet'],
         ['live stream', app.live.state],
         ['store', s.store.enabled ? (s.store.error ? badge('error', 'status-exhausted') : badge('ok', 'status-ok')) : 'off (no history)'],
@@ -32,7 +35,11 @@ export function render(root, params, query, app) {
       h('section', null, h('h2', null, 'Ingest errors'), table([
         { key: 'key', label: 'Kind / reason', render: (e) => h('code', null, e[0]) },
         { key: 'count', label: 'Count since start', cls: 'num', render: (e) => String(e[1]) },
-      ], Object.entries(s.ingestErrors), { cls: 'ingest', empty: 'No ingest errors.' })));
+      ], Object.entries(s.ingestErrors), { cls: 'ingest', empty: 'No ingest errors.' })),
+      h('section', null, h('h2', null, 'Stored SLOs skipped at start'), table([
+        { key: 'slo', label: 'SLO', render: (e) => h('code', null, e.slo) },
+        { key: 'reason', label: 'Why', render: (e) => e.reason },
+      ], (s.slos && s.slos.loadErrors) || [], { cls: 'slo-load-errors', empty: 'Every stored SLO loaded.' })));
   }
   app.every(2000, () => load().catch((e) => clear(box).append(h('p', { class: 'error' }, 'Status unavailable: ' + e.message))));
 }

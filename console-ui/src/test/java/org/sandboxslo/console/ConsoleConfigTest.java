@@ -82,13 +82,49 @@ class ConsoleConfigTest {
   }
 
   @Test
+  void originsAndRequestLimitsAreCheckedAndNormalized() {
+    ConsoleConfig c =
+        ConsoleConfig.fromMap(
+            Map.of(
+                "sloconsole.http.external-url", "HTTPS://Console.Example.com:443/ui/",
+                "sloconsole.http.allowed-origins",
+                    "http://ops.example.com:8080, https://b.example"));
+    // default ports dropped, host lower-cased, path removed
+    assertEquals(
+        java.util.List.of(
+            "http://ops.example.com:8080", "https://b.example", "https://console.example.com"),
+        c.trustedOrigins());
+    assertEquals(java.time.Duration.ofSeconds(30), c.requestTimeout());
+    assertEquals(64, c.maxStreamClients());
+    assertEquals(
+        "sloconsole.http.allowed-origins: expected scheme://host[:port] without a path, got"
+            + " 'https://b.example/path'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    ConsoleConfig.fromMap(
+                        Map.of("sloconsole.http.allowed-origins", "https://b.example/path")))
+            .getMessage());
+    assertEquals(
+        "sloconsole.http.request-timeout: expected 1s..10m, got 1h",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ConsoleConfig.fromMap(Map.of("sloconsole.http.request-timeout", "1h")))
+            .getMessage());
+  }
+
+  @Test
   void rejectsUnknownKeysAndBadValuesNamingTheKey() {
     assertEquals(
-        "unknown configuration key sloconsole.http.prot; known: [sloconsole.db.data-dir,"
-            + " sloconsole.db.password, sloconsole.db.url, sloconsole.db.user,"
-            + " sloconsole.db.work-dir, sloconsole.http.external-url, sloconsole.http.host, sloconsole.http.port,"
+        "unknown configuration key sloconsole.http.prot; known: [sloconsole.db.connect-timeout,"
+            + " sloconsole.db.data-dir, sloconsole.db.password, sloconsole.db.probe-interval,"
+            + " sloconsole.db.statement-timeout, sloconsole.db.url, sloconsole.db.user,"
+            + " sloconsole.db.work-dir, sloconsole.http.allowed-origins,"
+            + " sloconsole.http.external-url, sloconsole.http.host,"
+            + " sloconsole.http.idempotency-ttl, sloconsole.http.max-stream-clients,"
+            + " sloconsole.http.port, sloconsole.http.request-timeout,"
             + " sloconsole.http.stream-interval, sloconsole.management.port,"
-            + " sloconsole.store.snapshot-interval]",
+            + " sloconsole.store.backfill-max-snapshots, sloconsole.store.snapshot-interval]",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> ConsoleConfig.fromMap(Map.of("sloconsole.http.prot", "1")))
@@ -130,5 +166,32 @@ class ConsoleConfigTest {
                 IllegalArgumentException.class,
                 () -> ConsoleConfig.fromMap(Map.of("sloconsole.db.url", "mysql://x")))
             .getMessage());
+    assertEquals(
+        "sloconsole.db.statement-timeout: must be within 100ms..10m, got PT0.05S",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ConsoleConfig.fromMap(Map.of("sloconsole.db.statement-timeout", "50ms")))
+            .getMessage());
+    assertEquals(
+        "sloconsole.store.backfill-max-snapshots: expected an integer 1..100000, got 0",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ConsoleConfig.fromMap(Map.of("sloconsole.store.backfill-max-snapshots", "0")))
+            .getMessage());
+  }
+
+  @Test
+  void databaseTimeoutsReachTheStoreConfig() {
+    ConsoleConfig c =
+        ConsoleConfig.fromMap(
+            Map.of(
+                "sloconsole.db.statement-timeout", "2s",
+                "sloconsole.db.connect-timeout", "750ms",
+                "sloconsole.db.probe-interval", "250ms"));
+    assertEquals(Duration.ofSeconds(2), c.database().statementTimeout());
+    assertEquals(Duration.ofMillis(750), c.database().connectTimeout());
+    assertEquals(Duration.ofMillis(250), c.database().probeInterval());
+    assertEquals(360, c.backfillMaxSnapshots());
+    assertTrue(c.describe().contains("sloconsole.db.statement-timeout=2s"), c.describe());
   }
 }

@@ -100,8 +100,10 @@ class ConsoleVerticleTest {
                   () -> {
                     assertJson(all.resultAt(0), 503, notReady);
                     assertJson(all.resultAt(1), 503, notReady);
-                    assertJson(all.resultAt(2), 503, "{\"status\":\"not ready\"}");
-                    assertJson(all.resultAt(3), 503, "{\"status\":\"not ready\"}");
+                    String notSynced =
+                        "{\"status\":\"not ready\",\"checks\":{\"informers\":\"not synced\"}}";
+                    assertJson(all.resultAt(2), 503, notSynced);
+                    assertJson(all.resultAt(3), 503, notSynced);
                     assertJson(all.resultAt(4), 200, "{\"status\":\"ok\"}");
                     JsonObject status = ((HttpResponse<Buffer>) all.resultAt(5)).bodyAsJsonObject();
                     assertEquals(null, status.getValue("at"));
@@ -116,8 +118,10 @@ class ConsoleVerticleTest {
                 all ->
                     tc.verify(
                         () -> {
-                          assertJson(all.resultAt(0), 200, "{\"status\":\"ready\"}");
-                          assertJson(all.resultAt(1), 200, "{\"status\":\"ready\"}");
+                          String ready =
+                              "{\"status\":\"ready\",\"checks\":{\"informers\":\"synced\"}}";
+                          assertJson(all.resultAt(0), 200, ready);
+                          assertJson(all.resultAt(1), 200, ready);
                           tc.completeNow();
                         })));
   }
@@ -288,7 +292,8 @@ class ConsoleVerticleTest {
                                   + "\"suspectStale\":[],"
                                   + "\"ready\":true,\"ingestErrors\":"
                                   + "{\"SandboxClaim/bad-annotation\":2},"
-                                  + "\"store\":{\"enabled\":false,\"rows\":null,\"error\":null}}");
+                                  + "\"store\":{\"enabled\":false,\"rows\":null,\"error\":null},"
+                                  + "\"slos\":{\"running\":false,\"loadErrors\":[]}}");
                           tc.completeNow();
                         })));
   }
@@ -483,7 +488,9 @@ class ConsoleVerticleTest {
                                   + " times while the Sandbox stream was silent for 150 s)\","
                                   + "\"suspectStale\":[{\"kind\":\"Sandbox\",\"since\":"
                                   + "\"2026-10-05T09:00:00Z\",\"reason\":\"claims named a Sandbox"
-                                  + " 3 times while the Sandbox stream was silent for 150 s\"}]}";
+                                  + " 3 times while the Sandbox stream was silent for 150 s\"}],"
+                                  // informers synced, no database in this test
+                                  + "\"checks\":{\"informers\":\"synced\"}}";
                           assertJson(all.resultAt(0), 503, body);
                           assertJson(all.resultAt(1), 503, body);
                           JsonObject status =

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +49,23 @@ final class ApiDispatcher {
   private final KubernetesCrudDispatcher store;
   private final Supplier<String> serverAddress;
   private final Faults faults;
+
+  /**
+   * Requests are handled on several event loops at once: a cached value is valid only while the
+   * generation it was computed in is current; a write bumps the generation before and after it.
+   */
+  private final AtomicLong crdGeneration = new AtomicLong();
+
+  private final AtomicLong namespaceGeneration = new AtomicLong();
+
+  private record Cached<T>(long generation, T value) {}
+
+  private volatile Cached<List<JsonNode>> crdCache;
+  private volatile Cached<Discovery> discoveryCache;
+
+  /** Namespaces known to exist, by object path, with the generation they were seen in. */
+  private final Map<String, Long> knownNamespaces = new ConcurrentHashMap<>();
+
   private final Clock clock;
 
   ApiDispatcher(
@@ -93,6 +112,7 @@ final class ApiDispatcher {
     if (path.length() > 1 && path.endsWith("/")) {
       path = path.substring(0, path.length() - 1);
     }
+    invalidate(method, path);
     if (method.equals("GET") || method.equals("HEAD")) {
       Optional<MockResponse> info = nonResource(path, request.getHeader("Accept"));
       if (info.isPresent()) {
@@ -105,29 +125,33 @@ final class ApiDispatcher {
     }
     ApiPath p = parsed.get();
     ServedResource served = discovery().find(p.group(), p.version(), p.resource()).orElse(null);
-    return switch (method) {
-      case "GET", "HEAD" -> {
-        if (isWatch(query)) {
-          yield watch(p, served, uri, query, request.getHeader("Accept"));
-        }
-        if ("scale".equals(p.subresource())) {
-          yield plain(scaleGet(p, served));
-        }
-        yield plain(get(p, served, uri, query, request.getHeader("Accept")));
-      }
-      case "POST" -> plain(create(p, request, query));
-      case "PUT" ->
-          plain(
-              "scale".equals(p.subresource())
-                  ? scaleWrite(p, served, body(request), null)
-                  : update(p, body(request), query));
-      case "PATCH" -> plain(patch(p, served, request, query));
-      case "DELETE" -> plain(delete(p, uri));
-      default ->
-          plain(
-              StatusBodies.failure(
-                  405, "MethodNotAllowed", method + " is not allowed", null, null));
-    };
+    Reply reply =
+        switch (method) {
+          case "GET", "HEAD" -> {
+            if (isWatch(query)) {
+              yield watch(p, served, uri, query, request.getHeader("Accept"));
+            }
+            if ("scale".equals(p.subresource())) {
+              yield plain(scaleGet(p, served));
+            }
+            yield plain(get(p, served, uri, query, request.getHeader("Accept")));
+          }
+          case "POST" -> plain(create(p, request, query));
+          case "PUT" ->
+              plain(
+                  "scale".equals(p.subresource())
+                      ? scaleWrite(p, served, body(request), null)
+                      : update(p, body(request), query));
+          case "PATCH" -> plain(patch(p, served, request, query));
+          case "DELETE" -> plain(delete(p, uri));
+          default ->
+              plain(
+                  StatusBodies.failure(
+                      405, "MethodNotAllowed", method + " is not allowed", null, null));
+        };
+    // again after the write: a read that raced it must not keep what it saw before
+    invalidate(method, path);
+    return reply;
   }
 
   // ---- discovery, OpenAPI, health -------------------------------------------------------
@@ -216,24 +240,60 @@ final class ApiDispatcher {
     return Optional.empty();
   }
 
-  /** The stored CRDs as JSON trees. */
+  /**
+   * The stored CRDs as JSON trees (do not modify). Cached until a request writes a CRD: every
+   * request needs discovery, and reading the CRDs scans the whole store and parses their schemas,
+   * which made each request O(objects) several times over.
+   */
   List<JsonNode> crds() {
+    long generation = crdGeneration.get();
+    Cached<List<JsonNode>> cached = crdCache;
+    if (cached != null && cached.generation() == generation) {
+      return cached.value();
+    }
     MockResponse r = store.handleGet(CRDS);
     List<JsonNode> out = new ArrayList<>();
     if (r.code() == 200 && r.getBody() != null) {
       Json.parse(utf8(r)).path("items").forEach(out::add);
     }
-    return out;
+    List<JsonNode> value = List.copyOf(out);
+    crdCache = new Cached<>(generation, value);
+    return value;
   }
 
   Discovery discovery() {
-    return Discovery.of(crds());
+    long generation = crdGeneration.get();
+    Cached<Discovery> cached = discoveryCache;
+    if (cached != null && cached.generation() == generation) {
+      return cached.value();
+    }
+    Discovery d = Discovery.of(crds());
+    discoveryCache = new Cached<>(generation, d);
+    return d;
+  }
+
+  /** Drops what a write to {@code path} may have made stale. */
+  private void invalidate(String method, String path) {
+    if (method.equals("GET") || method.equals("HEAD")) {
+      return;
+    }
+    if (path.contains("/customresourcedefinitions")) {
+      crdGeneration.incrementAndGet();
+    }
+    if (path.startsWith("/api/v1/namespaces") && path.split("/").length <= 6) {
+      // the namespaces collection, a namespace, or its status/finalize subresource
+      namespaceGeneration.incrementAndGet();
+    }
   }
 
   // ---- reads and watches ------------------------------------------------------------------
 
   private MockResponse get(
       ApiPath p, ServedResource served, String uri, Map<String, String> query, String accept) {
+    if (p.name() == null && faults.takeExpiredList()) {
+      return StatusBodies.failure(
+          410, "Expired", "the list resourceVersion is too old (scripted fault)", null, null);
+    }
     MockResponse r = store.handleGet(uri);
     if (r.code() == 404 && p.name() != null) {
       return StatusBodies.notFound(p, p.name());
@@ -302,7 +362,7 @@ final class ApiDispatcher {
     if (r.getWebSocketListener() == null) {
       return plain(withJsonType(r));
     }
-    return new Reply.Watch(r, stream);
+    return new Reply.Watch(faults.tracked(r, since), stream);
   }
 
   // ---- writes -----------------------------------------------------------------------------
@@ -538,7 +598,17 @@ final class ApiDispatcher {
   // ---- helpers ----------------------------------------------------------------------------------
 
   private boolean exists(String objectPath) {
-    return store.handleGet(objectPath).code() == 200;
+    boolean namespace =
+        objectPath.startsWith("/api/v1/namespaces/") && objectPath.split("/").length == 5;
+    long generation = namespaceGeneration.get();
+    if (namespace && Long.valueOf(generation).equals(knownNamespaces.get(objectPath))) {
+      return true;
+    }
+    boolean found = store.handleGet(objectPath).code() == 200;
+    if (namespace && found) {
+      knownNamespaces.put(objectPath, generation);
+    }
+    return found;
   }
 
   private Optional<JsonNode> object(String objectPath) {

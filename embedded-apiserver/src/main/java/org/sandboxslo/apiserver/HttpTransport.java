@@ -5,7 +5,6 @@ import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.WebSocketListener;
-import io.fabric8.mockwebserver.vertx.ServerWebSocketHandler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -77,7 +76,7 @@ final class HttpTransport implements AutoCloseable {
       Reply reply = dispatcher.handle(recorded);
       if (reply instanceof Reply.Watch w) {
         req.toWebSocket()
-            .onSuccess(new ServerWebSocketHandler(recorded, w.response()))
+            .onSuccess(ws -> WatchSocket.serve(ws, recorded, w.response()))
             .onFailure(err -> fail(req.response(), err));
         return;
       }

@@ -285,6 +285,19 @@ public final class FleetEngine {
     feedUnserved(streamLog.upserted(u, prev));
   }
 
+  /**
+   * The number of objects of {@code kind} the engine holds now: every one delivered and not deleted
+   * since (0 or more).
+   */
+  public int objectCount(Kind kind) {
+    return switch (kind) {
+      case SANDBOX -> sandboxes.size();
+      case SANDBOX_TEMPLATE -> templates.size();
+      case SANDBOX_WARM_POOL -> pools.size();
+      case SANDBOX_CLAIM -> claims.size();
+    };
+  }
+
   private ObjectView current(Kind kind, ObjectRef ref) {
     return switch (kind) {
       case SANDBOX -> sandboxes.get(ref);
@@ -993,6 +1006,15 @@ public final class FleetEngine {
     }
     l.exclude(exclusion);
     return true;
+  }
+
+  /**
+   * Revokes a budget exclusion of an SLO (its events count again); false when the SLO or the
+   * exclusion is unknown.
+   */
+  public boolean revokeExclusion(String sloName, BudgetExclusion exclusion) {
+    SloLedger l = slos.get(sloName);
+    return l != null && l.revoke(exclusion);
   }
 
   /** Every SLO evaluated at {@code now}, in insertion order. */

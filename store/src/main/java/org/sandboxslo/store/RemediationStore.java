@@ -9,6 +9,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -24,23 +25,46 @@ import org.jooq.impl.DSL;
 /**
  * Plans and the audit log in PostgreSQL ({@code V3__remediation_audit.sql}). SQL is built with jOOQ
  * (rendered with {@code $n} bind markers) and run by vertx-pg-client; nothing blocks. The audit
- * table is append-only (a trigger refuses UPDATE and DELETE). Every Future fails with the database
- * error when a statement fails.
+ * table is append-only (a trigger refuses UPDATE and DELETE). Every write (plan insert, state
+ * transition, progress, audit row) is committed synchronously ({@link DurableWrites}): once its
+ * Future succeeds the row survives a crash of the database. Every Future fails with a {@link
+ * StoreUnavailableException} when the database is unavailable, and with the database error when a
+ * statement is refused.
  */
 public final class RemediationStore {
   private static final DSLContext SQL = Sql.SQL;
 
   private final Pool pool;
+  private final Duration deadline;
 
   /**
    * @param pool a vertx-pg-client pool on a migrated database; not closed here
+   * @param deadline how long a statement is waited for at most ({@link Database#failureBound()})
    */
-  public RemediationStore(Pool pool) {
+  public RemediationStore(Pool pool, Duration deadline) {
     this.pool = Objects.requireNonNull(pool, "pool");
+    this.deadline = Objects.requireNonNull(deadline, "deadline");
   }
 
+  /**
+   * With the deadline of the default database configuration ({@link Database#DEFAULT_DEADLINE}).
+   */
+  public RemediationStore(Pool pool) {
+    this(pool, Database.DEFAULT_DEADLINE);
+  }
+
+  /** A read: fails with {@link StoreUnavailableException} when the database is unavailable. */
   private Future<RowSet<Row>> run(Query q) {
-    return pool.preparedQuery(q.getSQL()).execute(Tuple.from(q.getBindValues()));
+    return StoreErrors.guard(
+        pool.preparedQuery(q.getSQL()).execute(Tuple.from(q.getBindValues())), deadline);
+  }
+
+  /** A write, committed durably ({@link DurableWrites}) before the Future completes. */
+  private Future<RowSet<Row>> write(Query q) {
+    return DurableWrites.run(
+        pool,
+        deadline,
+        conn -> conn.preparedQuery(q.getSQL()).execute(Tuple.from(q.getBindValues())));
   }
 
   private static OffsetDateTime odt(Instant t) {
@@ -49,22 +73,23 @@ public final class RemediationStore {
 
   /** Inserts a new plan. */
   public Future<Void> insert(PlanRow p) {
-    return run(SQL.insertInto(REMEDIATION_PLAN)
-            .set(REMEDIATION_PLAN.ID, p.id())
-            .set(REMEDIATION_PLAN.ACTION, p.action())
-            .set(REMEDIATION_PLAN.SUBJECT, p.subject())
-            .set(REMEDIATION_PLAN.PARAMS, p.params().encode())
-            .set(REMEDIATION_PLAN.REASON, p.reason())
-            .set(REMEDIATION_PLAN.STATE, p.state())
-            .set(REMEDIATION_PLAN.PLANNED_BY, p.plannedBy())
-            .set(REMEDIATION_PLAN.APPROVED_BY, p.approvedBy())
-            .set(REMEDIATION_PLAN.EXECUTED_BY, p.executedBy())
-            .set(REMEDIATION_PLAN.IDEMPOTENCY_KEY, p.idempotencyKey())
-            .set(REMEDIATION_PLAN.DRY_RUN, p.dryRun().encode())
-            .set(REMEDIATION_PLAN.PROGRESS, p.progress().encode())
-            .set(REMEDIATION_PLAN.RESULT, p.result())
-            .set(REMEDIATION_PLAN.CREATED_AT, odt(p.createdAt()))
-            .set(REMEDIATION_PLAN.UPDATED_AT, odt(p.updatedAt())))
+    return write(
+            SQL.insertInto(REMEDIATION_PLAN)
+                .set(REMEDIATION_PLAN.ID, p.id())
+                .set(REMEDIATION_PLAN.ACTION, p.action())
+                .set(REMEDIATION_PLAN.SUBJECT, p.subject())
+                .set(REMEDIATION_PLAN.PARAMS, p.params().encode())
+                .set(REMEDIATION_PLAN.REASON, p.reason())
+                .set(REMEDIATION_PLAN.STATE, p.state())
+                .set(REMEDIATION_PLAN.PLANNED_BY, p.plannedBy())
+                .set(REMEDIATION_PLAN.APPROVED_BY, p.approvedBy())
+                .set(REMEDIATION_PLAN.EXECUTED_BY, p.executedBy())
+                .set(REMEDIATION_PLAN.IDEMPOTENCY_KEY, p.idempotencyKey())
+                .set(REMEDIATION_PLAN.DRY_RUN, p.dryRun().encode())
+                .set(REMEDIATION_PLAN.PROGRESS, p.progress().encode())
+                .set(REMEDIATION_PLAN.RESULT, p.result())
+                .set(REMEDIATION_PLAN.CREATED_AT, odt(p.createdAt()))
+                .set(REMEDIATION_PLAN.UPDATED_AT, odt(p.updatedAt())))
         .mapEmpty();
   }
 
@@ -113,31 +138,33 @@ public final class RemediationStore {
     if (result != null) {
       q = q.set(REMEDIATION_PLAN.RESULT, result);
     }
-    return run(q.where(REMEDIATION_PLAN.ID.eq(id)).and(REMEDIATION_PLAN.STATE.eq(from)))
+    return write(q.where(REMEDIATION_PLAN.ID.eq(id)).and(REMEDIATION_PLAN.STATE.eq(from)))
         .map(rs -> rs.rowCount() == 1);
   }
 
   /** Stores the executor's progress of a plan. */
   public Future<Void> progress(String id, JsonObject progress, Instant at) {
-    return run(SQL.update(REMEDIATION_PLAN)
-            .set(REMEDIATION_PLAN.PROGRESS, progress.encode())
-            .set(REMEDIATION_PLAN.UPDATED_AT, odt(at))
-            .where(REMEDIATION_PLAN.ID.eq(id)))
+    return write(
+            SQL.update(REMEDIATION_PLAN)
+                .set(REMEDIATION_PLAN.PROGRESS, progress.encode())
+                .set(REMEDIATION_PLAN.UPDATED_AT, odt(at))
+                .where(REMEDIATION_PLAN.ID.eq(id)))
         .mapEmpty();
   }
 
-  /** Appends an audit row; the Future carries its sequence number. */
+  /** Appends an audit row, durably; the Future carries its sequence number. */
   public Future<Long> append(AuditEntry e) {
-    return run(SQL.insertInto(REMEDIATION_AUDIT)
-            .set(REMEDIATION_AUDIT.AT, odt(e.at()))
-            .set(REMEDIATION_AUDIT.ACTOR, e.actor())
-            .set(REMEDIATION_AUDIT.WHAT, e.what())
-            .set(REMEDIATION_AUDIT.PLAN_ID, e.planId())
-            .set(REMEDIATION_AUDIT.STEP, e.step())
-            .set(REMEDIATION_AUDIT.OBJECT, e.object())
-            .set(REMEDIATION_AUDIT.WHY, e.why())
-            .set(REMEDIATION_AUDIT.RESULT, e.result())
-            .returning(REMEDIATION_AUDIT.SEQ))
+    return write(
+            SQL.insertInto(REMEDIATION_AUDIT)
+                .set(REMEDIATION_AUDIT.AT, odt(e.at()))
+                .set(REMEDIATION_AUDIT.ACTOR, e.actor())
+                .set(REMEDIATION_AUDIT.WHAT, e.what())
+                .set(REMEDIATION_AUDIT.PLAN_ID, e.planId())
+                .set(REMEDIATION_AUDIT.STEP, e.step())
+                .set(REMEDIATION_AUDIT.OBJECT, e.object())
+                .set(REMEDIATION_AUDIT.WHY, e.why())
+                .set(REMEDIATION_AUDIT.RESULT, e.result())
+                .returning(REMEDIATION_AUDIT.SEQ))
         .map(rs -> rs.iterator().next().getLong(0));
   }
 

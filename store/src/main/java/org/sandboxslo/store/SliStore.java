@@ -10,6 +10,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -30,8 +31,11 @@ import org.sandboxslo.engine.time.Durations;
 /**
  * SLI history in PostgreSQL, table {@code sli_snapshot} (see {@code V1__sli_snapshots.sql}). SQL is
  * built with jOOQ (fields generated from the migrations, rendered for {@link SQLDialect#POSTGRES}
- * with {@code $n} bind markers) and executed by vertx-pg-client; nothing here blocks. Rows are
- * written for the template and pool scopes only (namespace aggregates are recomputed from them).
+ * with {@code $n} bind markers) and executed by vertx-pg-client; nothing here blocks. Snapshot rows
+ * commit without waiting for the WAL flush (the embedded server's default: a crash of the server
+ * may lose the last fraction of a second of them; they are SLI history, not audit), and Futures
+ * fail with {@link StoreUnavailableException} when the database is unavailable. Rows are written
+ * for the template and pool scopes only (namespace aggregates are recomputed from them).
  *
  * <p>SLI names: see {@link SliName} ({@code warm_hit_ratio}, {@code warm_launches}, {@code
  * cold_launches}, {@code claim_to_ready_p50_seconds}, {@code claim_to_ready_p95_seconds}, {@code
@@ -64,21 +68,31 @@ public final class SliStore {
           .getSQL();
 
   private final Pool pool;
+  private final Duration deadline;
 
   /**
    * @param pool a vertx-pg-client pool on a migrated database (see {@link Migrations}); closed by
    *     {@link #close()}
+   * @param deadline how long a statement is waited for at most ({@link Database#failureBound()})
    */
-  public SliStore(Pool pool) {
+  public SliStore(Pool pool, Duration deadline) {
     this.pool = Objects.requireNonNull(pool, "pool");
+    this.deadline = Objects.requireNonNull(deadline, "deadline");
   }
 
-  /** Creates a store on a new pool of at most {@code maxConnections} connections. */
+  /**
+   * With the deadline of the default database configuration ({@link Database#DEFAULT_DEADLINE}).
+   */
+  public SliStore(Pool pool) {
+    this(pool, Database.DEFAULT_DEADLINE);
+  }
+
   /** The pool this store queries (shared with the other stores). */
   public Pool pool() {
     return pool;
   }
 
+  /** Creates a store on a new pool of at most {@code maxConnections} connections. */
   public static SliStore connect(Vertx vertx, PgConnectOptions options, int maxConnections) {
     Pool pool =
         PgBuilder.pool()
@@ -120,7 +134,8 @@ public final class SliStore {
     if (rows.isEmpty()) {
       return Future.succeededFuture(0);
     }
-    return pool.preparedQuery(INSERT).executeBatch(rows).map(rows.size());
+    return StoreErrors.guard(pool.preparedQuery(INSERT).executeBatch(rows), deadline)
+        .map(rows.size());
   }
 
   static List<Tuple> rows(FleetSnapshot snapshot) {
@@ -181,8 +196,8 @@ public final class SliStore {
             .and(
                 SLI_SNAPSHOT.AT.between(from.atOffset(ZoneOffset.UTC), to.atOffset(ZoneOffset.UTC)))
             .orderBy(SLI_SNAPSHOT.AT);
-    return pool.preparedQuery(q.getSQL())
-        .execute(Tuple.from(q.getBindValues()))
+    return StoreErrors.guard(
+            pool.preparedQuery(q.getSQL()).execute(Tuple.from(q.getBindValues())), deadline)
         .map(
             rs -> {
               List<HistoryPoint> points = new ArrayList<>(rs.size());
@@ -195,8 +210,8 @@ public final class SliStore {
 
   /** The number of stored rows; a failed Future when the query fails. */
   public Future<Long> count() {
-    return pool.query(SQL.selectCount().from(SLI_SNAPSHOT).getSQL())
-        .execute()
+    return StoreErrors.guard(
+            pool.query(SQL.selectCount().from(SLI_SNAPSHOT).getSQL()).execute(), deadline)
         .map(rs -> rs.iterator().next().getLong(0));
   }
 

@@ -1,5 +1,6 @@
 package org.sandboxslo.console.api;
 
+import io.vertx.core.Handler;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
@@ -32,9 +33,27 @@ public final class JsonBody {
 
   private JsonBody() {}
 
-  /** Reads the request body, up to {@code maxBytes} (413 beyond). */
-  public static BodyHandler reader(long maxBytes) {
-    return BodyHandler.create().setBodyLimit(maxBytes);
+  /** Routing-context key of the body limit of the route, for the 413 reason. */
+  public static final String LIMIT_KEY = "sloconsole.body-limit";
+
+  /**
+   * Reads the request body, up to {@code maxBytes} (413 beyond), after checking the media type (415
+   * before a byte of the body is read). File uploads are off: nothing is ever written to disk,
+   * whatever the request (multipart bodies are refused with 415 here).
+   */
+  public static Handler<RoutingContext> reader(long maxBytes) {
+    BodyHandler body =
+        BodyHandler.create(false).setBodyLimit(maxBytes).setDeleteUploadedFilesOnEnd(true);
+    return ctx -> {
+      try {
+        requireJson(ctx.request().getHeader("Content-Type"));
+      } catch (ApiException e) {
+        ctx.fail(e);
+        return;
+      }
+      ctx.put(LIMIT_KEY, maxBytes);
+      body.handle(ctx);
+    };
   }
 
   /**
@@ -47,6 +66,14 @@ public final class JsonBody {
    */
   public static JsonObject object(RoutingContext ctx, String expected) {
     requireJson(ctx.request().getHeader("Content-Type"));
+    Object limit = ctx.get(LIMIT_KEY);
+    if (limit instanceof Long max && ctx.body() != null && ctx.body().length() > max) {
+      throw new ApiException(
+          413,
+          "payload too large",
+          "body",
+          "the request body exceeds the limit of " + max + " bytes");
+    }
     String text = ctx.body() == null ? null : ctx.body().asString();
     if (text == null || text.isBlank()) {
       throw ApiException.badRequest("body", "empty body; expected " + expected);

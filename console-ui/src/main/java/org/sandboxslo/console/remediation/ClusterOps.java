@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.vertx.core.json.JsonObject;
+import java.net.HttpURLConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -146,16 +148,63 @@ final class ClusterOps {
             new JsonObject().put("spec", specPatch).encode());
   }
 
-  /** Creates a pool of the given template (fails with 409 when it exists). */
-  void createPool(ObjectRef pool, String template, int replicas) {
-    GenericKubernetesResource r = Resources.newObject(Kind.SANDBOX_WARM_POOL, pool.namespace());
-    r.getMetadata().setName(pool.name());
-    r.setAdditionalProperty(
-        "spec", Map.of("replicas", replicas, "sandboxTemplateRef", Map.of("name", template)));
-    Resources.ops(client, Kind.SANDBOX_WARM_POOL)
-        .inNamespace(pool.namespace())
-        .resource(r)
-        .create();
+  /**
+   * Creates a pool of the given template; idempotent. A pool that already exists (AlreadyExists, or
+   * found on the re-read) with the same template and replicas is success.
+   *
+   * @return {@code ok}, or {@code ok: already exists with the same spec}
+   * @throws StepFailure when the pool exists with another template or replica count (nothing is
+   *     changed)
+   */
+  String createPool(ObjectRef pool, String template, int replicas) {
+    GenericKubernetesResource existing = get(Kind.SANDBOX_WARM_POOL, pool);
+    if (existing == null) {
+      GenericKubernetesResource r = Resources.newObject(Kind.SANDBOX_WARM_POOL, pool.namespace());
+      r.getMetadata().setName(pool.name());
+      r.setAdditionalProperty(
+          "spec", Map.of("replicas", replicas, "sandboxTemplateRef", Map.of("name", template)));
+      try {
+        Resources.ops(client, Kind.SANDBOX_WARM_POOL)
+            .inNamespace(pool.namespace())
+            .resource(r)
+            .create();
+        return "ok";
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+          throw e;
+        }
+        existing = get(Kind.SANDBOX_WARM_POOL, pool);
+        if (existing == null) {
+          throw e;
+        }
+      }
+    }
+    Map<String, Object> spec = Resources.spec(existing);
+    String hasTemplate = Resources.string(Resources.map(spec, "sandboxTemplateRef"), "name");
+    Object hasReplicas = spec.get("replicas");
+    boolean same =
+        template.equals(hasTemplate)
+            && hasReplicas instanceof Number n
+            && n.longValue() == replicas;
+    if (!same) {
+      throw new StepFailure(
+          "SandboxWarmPool "
+              + pool
+              + " already exists with template "
+              + hasTemplate
+              + " and replicas "
+              + hasReplicas
+              + "; the plan wants template "
+              + template
+              + " and replicas "
+              + replicas);
+    }
+    return "ok: already exists with the same spec";
+  }
+
+  /** Whether the pool exists now. */
+  boolean poolExists(ObjectRef pool) {
+    return get(Kind.SANDBOX_WARM_POOL, pool) != null;
   }
 
   /** Ready members owned by the pool, or -1 when the pool does not exist. */

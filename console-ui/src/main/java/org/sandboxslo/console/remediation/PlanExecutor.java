@@ -7,23 +7,40 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.sandboxslo.store.PlanRow;
 import org.sandboxslo.store.RemediationStore;
+import org.sandboxslo.store.StoreErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * The executor verticle: a timer per executing plan (every {@code
- * sloconsole.remediation.poll-interval}) reads the plan from PostgreSQL and, while it is still
- * {@code executing}, runs its next step ({@link PlanSteps}). A failed step WARNs once per distinct
- * cause and is retried on the next tick. On start it resumes every stored {@code executing} plan
- * (audited {@code plan.resume}); on undeploy no further step is scheduled (a step in flight
- * completes).
+ * The executor verticle: a timer per executing plan reads the plan from PostgreSQL and, while it is
+ * still {@code executing}, runs its next step ({@link PlanSteps}), then ticks again after {@code
+ * sloconsole.remediation.poll-interval}.
  *
- * <p>All scheduling state is touched only on this verticle's context; {@link #schedule} may be
- * called from any thread.
+ * <ul>
+ *   <li>A failed step is retried after a backoff (the poll interval doubled per failure in a row,
+ *       at most {@link ExecutorConfig#retryBackoffMax}); after {@link ExecutorConfig#stepAttempts}
+ *       failures in a row, or at once for a {@link StepFailure#permanent} cause, the plan fails
+ *       with the cause as its reason.
+ *   <li>While the database is unavailable or refuses the executor's own statements no step starts
+ *       (the plan cannot be read, nor its {@code step.before} written); these failures back off (at
+ *       most {@link ExecutorConfig#OUTAGE_BACKOFF_MAX}) but are not counted.
+ *   <li>A cancel received by this process ({@link #requestCancel}, from {@link PlanService#cancel})
+ *       stops the plan before its next step at once, even while the database cannot confirm it; the
+ *       executor then stores the cancel ({@code executing → cancelled}, audited {@code plan.cancel}
+ *       by the caller), retrying until the database takes it, so a cancel is never lost and a
+ *       cancelled plan never finishes.
+ *   <li>On start it resumes every stored {@code executing} plan (audited {@code plan.resume}) and
+ *       closes a {@code step.before} left without {@code step.after} ({@link PlanSteps#reconcile});
+ *       on undeploy no further step is scheduled (a step in flight completes).
+ * </ul>
+ *
+ * <p>A WARN is logged once per distinct cause. All scheduling state is touched only on this
+ * verticle's context; {@link #schedule} may be called from any thread.
  */
 public final class PlanExecutor extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(PlanExecutor.class);
@@ -32,7 +49,20 @@ public final class PlanExecutor extends VerticleBase {
   private final RemediationAudit audit;
   private final PlanSteps steps;
   private final Duration pollInterval;
+  private final ExecutorConfig config;
   private final Set<String> running = new HashSet<>();
+
+  /** The last row read of each plan this executor runs (any thread may read it). */
+  private final Map<String, PlanRow> executing = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Received cancels not yet stored: plan id → the user who cancelled. */
+  private final Map<String, String> cancels = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Step failures in a row per plan (database outages excluded). */
+  private final Map<String, Integer> failures = new HashMap<>();
+
+  /** Database failures in a row per plan, for the backoff only. */
+  private final Map<String, Integer> outages = new HashMap<>();
 
   /** Last failure logged per plan, so a retried step warns once per distinct cause. */
   private final Map<String, String> lastWarning = new HashMap<>();
@@ -40,11 +70,16 @@ public final class PlanExecutor extends VerticleBase {
   private boolean stopped;
 
   PlanExecutor(
-      RemediationStore store, RemediationAudit audit, PlanSteps steps, Duration pollInterval) {
+      RemediationStore store,
+      RemediationAudit audit,
+      PlanSteps steps,
+      Duration pollInterval,
+      ExecutorConfig config) {
     this.store = Objects.requireNonNull(store, "store");
     this.audit = Objects.requireNonNull(audit, "audit");
     this.steps = Objects.requireNonNull(steps, "steps");
     this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
+    this.config = Objects.requireNonNull(config, "config");
   }
 
   /** Resumes every {@code executing} plan; fails when the store cannot be read. */
@@ -60,7 +95,14 @@ public final class PlanExecutor extends VerticleBase {
     audit
         .append(
             RemediationAudit.EXECUTOR, "plan.resume", p.id(), null, null, "console restarted", "ok")
-        .onComplete(x -> scheduleHere(p.id()));
+        .compose(x -> steps.reconcile(p))
+        .onSuccess(
+            n -> {
+              if (n > 0) {
+                LOG.warn("plan {}: {} step(s) had no step.after; closed as unknown", p.id(), n);
+              }
+            })
+        .onComplete(x -> scheduleHere(p.id(), pollInterval));
   }
 
   @Override
@@ -79,19 +121,49 @@ public final class PlanExecutor extends VerticleBase {
     if (context == null) {
       throw new IllegalStateException("the plan executor is not deployed");
     }
-    context.runOnContext(v -> scheduleHere(id));
+    context.runOnContext(v -> scheduleHere(id, pollInterval));
   }
 
-  private void scheduleHere(String id) {
+  private void scheduleHere(String id, Duration after) {
     if (stopped || !running.add(id)) {
       return;
     }
-    vertx.setTimer(pollInterval.toMillis(), t -> tick(id));
+    vertx.setTimer(after.toMillis(), t -> tick(id));
   }
 
-  private void again(String id) {
+  private void again(String id, Duration after) {
     running.remove(id);
-    scheduleHere(id);
+    scheduleHere(id, after);
+  }
+
+  /**
+   * The plan {@code id} as last read while this executor runs it, or null when it does not run it.
+   * Safe from any thread.
+   */
+  PlanRow executing(String id) {
+    return executing.get(id);
+  }
+
+  /**
+   * Records a cancel of plan {@code id} by {@code user}: no step of it starts from now on, and the
+   * executor stores the cancel unless the caller's request does first. Safe from any thread; does
+   * nothing for a plan this executor does not run.
+   */
+  void requestCancel(String id, String user) {
+    if (executing.containsKey(id)) {
+      cancels.putIfAbsent(id, user);
+      steps.requestCancel(id);
+    }
+  }
+
+  private void done(String id) {
+    running.remove(id);
+    executing.remove(id);
+    cancels.remove(id);
+    steps.forgetCancel(id);
+    failures.remove(id);
+    outages.remove(id);
+    lastWarning.remove(id);
   }
 
   private void tick(String id) {
@@ -99,34 +171,137 @@ public final class PlanExecutor extends VerticleBase {
       running.remove(id);
       return;
     }
+    if (cancels.containsKey(id)) {
+      storeCancel(id);
+      return;
+    }
     store
         .plan(id)
         .compose(
-            p ->
-                p == null || PlanState.of(p.state()) != PlanState.EXECUTING
-                    ? Future.succeededFuture(false)
-                    : steps.step(p))
+            p -> {
+              if (p == null || PlanState.of(p.state()) != PlanState.EXECUTING) {
+                return Future.succeededFuture(false);
+              }
+              executing.put(id, p);
+              return steps.step(p);
+            })
         .onComplete(
             ar -> {
-              if (ar.succeeded() && !ar.result()) {
-                running.remove(id);
-                lastWarning.remove(id);
+              if (ar.failed() && ar.cause() instanceof CancelReceived) {
+                storeCancel(id);
                 return;
               }
-              if (ar.failed()) {
-                warnOnce(id, String.valueOf(ar.cause().getMessage()));
-              } else {
-                lastWarning.remove(id);
+              if (ar.succeeded()) {
+                if (!ar.result()) {
+                  done(id);
+                } else {
+                  failures.remove(id);
+                  outages.remove(id);
+                  lastWarning.remove(id);
+                  again(id, pollInterval);
+                }
+                return;
               }
-              again(id);
+              failed(id, ar.cause());
             });
   }
 
-  private void warnOnce(String id, String why) {
+  /**
+   * Stores a received cancel: {@code executing → cancelled} with {@code cancelled by <user>} and an
+   * audit row {@code plan.cancel} by that user; nothing when the plan is no longer executing (the
+   * request stored it first, or it had finished). Retried with the outage backoff while the
+   * database is unavailable.
+   */
+  private void storeCancel(String id) {
+    String user = cancels.get(id);
+    PlanRow p = executing.get(id);
+    String object = p == null ? null : p.action() + " " + p.subject();
+    store
+        .transition(
+            id,
+            PlanState.EXECUTING.wireName(),
+            PlanState.CANCELLED.wireName(),
+            null,
+            null,
+            "cancelled by " + user,
+            audit.now())
+        .compose(
+            moved ->
+                !moved
+                    ? Future.succeededFuture()
+                    : audit
+                        .append(
+                            user,
+                            "plan.cancel",
+                            id,
+                            null,
+                            object,
+                            p == null ? null : p.reason(),
+                            "ok")
+                        .mapEmpty())
+        .onComplete(
+            ar -> {
+              if (ar.succeeded()) {
+                done(id);
+                return;
+              }
+              int n = outages.merge(id, 1, Integer::sum);
+              Duration wait = config.outageBackoff(pollInterval, n);
+              warnOnce(
+                  id,
+                  "the received cancel is not stored yet: " + PlanSteps.oneLine(ar.cause()),
+                  wait);
+              again(id, wait);
+            });
+  }
+
+  private void failed(String id, Throwable cause) {
+    String why = PlanSteps.oneLine(cause);
+    if (StoreErrors.fromDatabase(cause)) {
+      // the executor's own reads and audit writes failed, not the step: nothing started
+      int n = outages.merge(id, 1, Integer::sum);
+      Duration wait = config.outageBackoff(pollInterval, n);
+      Optional<String> down = StoreErrors.unavailable(cause);
+      warnOnce(
+          id,
+          "no step starts while the database "
+              + (down.isPresent() ? "is unavailable (" + down.get() + ")" : "refuses: " + why),
+          wait);
+      again(id, wait);
+      return;
+    }
+    outages.remove(id);
+    int n = failures.merge(id, 1, Integer::sum);
+    if (StepFailure.permanent(cause) || n >= config.stepAttempts()) {
+      String reason =
+          StepFailure.permanent(cause)
+              ? why
+              : "the step failed " + n + " times in a row; last: " + why;
+      MDC.put("plan", id);
+      LOG.warn("plan {} failed: {}", id, reason);
+      MDC.remove("plan");
+      steps
+          .fail(id, reason)
+          .onComplete(
+              ar -> {
+                if (ar.succeeded()) {
+                  done(id);
+                } else {
+                  // the failure could not be stored yet (database): try again
+                  again(id, config.outageBackoff(pollInterval, n));
+                }
+              });
+      return;
+    }
+    Duration wait = config.backoff(pollInterval, n);
+    warnOnce(id, "step failed (" + n + " of " + config.stepAttempts() + "): " + why, wait);
+    again(id, wait);
+  }
+
+  private void warnOnce(String id, String why, Duration wait) {
     if (!why.equals(lastWarning.put(id, why))) {
       MDC.put("plan", id);
-      LOG.warn(
-          "plan {}: step not done, retrying every {} ms: {}", id, pollInterval.toMillis(), why);
+      LOG.warn("plan {}: {}; retrying in {} ms", id, why, wait.toMillis());
       MDC.remove("plan");
     }
   }

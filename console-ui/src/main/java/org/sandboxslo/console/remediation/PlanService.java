@@ -8,6 +8,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Deadline;
+import org.sandboxslo.console.auth.Caller;
 import org.sandboxslo.store.AuditEntry;
 import org.sandboxslo.store.PlanRow;
 import org.sandboxslo.store.RemediationStore;
@@ -75,6 +77,14 @@ public final class PlanService {
    * @return the stored plan; fails with 400 (field named), 403 (role operator)
    */
   public Future<PlanRow> create(Caller c, JsonObject body) {
+    return create(c, body, Deadline.NONE);
+  }
+
+  /**
+   * As above; the plan is not stored once {@code deadline} has passed (503 {@code deadline passed},
+   * e.g. the dry run waited on a slow API server and the client gave up).
+   */
+  public Future<PlanRow> create(Caller c, JsonObject body, Deadline deadline) {
     Object action = body.getValue("action");
     Object subject = body.getValue("subject");
     Object params = body.getValue("params", new JsonObject());
@@ -124,7 +134,11 @@ public final class PlanService {
                     null,
                     audit.now(),
                     audit.now()))
-        .compose(p -> store.insert(p).map(p))
+        .compose(
+            p -> {
+              deadline.check("storing plan " + id);
+              return store.insert(p).map(p);
+            })
         .compose(p -> audit.append(c.user(), "plan.create", id, null, a + " " + s, r, "ok").map(p));
   }
 
@@ -183,10 +197,45 @@ public final class PlanService {
    *     two-person rule) or 409 (not in state planned)
    */
   public Future<PlanRow> approve(Caller c, String id) {
-    return found(id).compose(p -> approve(c, p));
+    return approve(c, id, Deadline.NONE);
   }
 
-  private Future<PlanRow> approve(Caller c, PlanRow p) {
+  /** As above; nothing is approved once {@code deadline} has passed (503). */
+  public Future<PlanRow> approve(Caller c, String id, Deadline deadline) {
+    return found(id).compose(p -> live(p).compose(live -> approve(c, p, live, deadline)));
+  }
+
+  /**
+   * Destructiveness of a plan against live state: the dry run recomputed from the engine's current
+   * view of the subject (e.g. the pool's replicas now). When it cannot be recomputed (subject gone,
+   * nothing left to do, a hazard), the plan counts as destructive if it was when planned.
+   *
+   * @param destructive whether executing the plan now deletes or shrinks something
+   * @param effect one line: what the plan does now, for refusals
+   */
+  record Live(boolean destructive, String effect) {}
+
+  Future<Live> live(PlanRow p) {
+    PlanAction action = PlanAction.of(p.action());
+    boolean planned = p.dryRun().getBoolean("destructive", false);
+    return RemediationPlans.dryRun(
+            action, p.subject(), p.params(), fleet, config.maxUnavailableFraction())
+        .map(d -> new Live(d.getBoolean("destructive", false) || planned, effect(d)))
+        .recover(
+            e ->
+                Future.succeededFuture(
+                    new Live(planned, "live state unavailable (" + e.getMessage() + ")")));
+  }
+
+  private static String effect(JsonObject dryRun) {
+    var steps = dryRun.getJsonArray("steps");
+    if (steps == null || steps.isEmpty() || !(steps.getValue(0) instanceof JsonObject first)) {
+      return "no steps";
+    }
+    return first.getString("description", "");
+  }
+
+  private Future<PlanRow> approve(Caller c, PlanRow p, Live live, Deadline deadline) {
     String id = p.id();
     PlanAction action = PlanAction.of(p.action());
     String ns = action.namespaceOf(p.subject());
@@ -209,9 +258,7 @@ public final class PlanService {
                   + action
                   + " requires"));
     }
-    if (config.twoPerson()
-        && p.dryRun().getBoolean("destructive", false)
-        && c.user().equals(p.plannedBy())) {
+    if (config.twoPerson() && live.destructive() && c.user().equals(p.plannedBy())) {
       return audit.refuse(
           c,
           "plan.approve",
@@ -222,7 +269,9 @@ public final class PlanService {
               "approver",
               "two-person rule: "
                   + action
-                  + " is destructive and was planned by "
+                  + " is destructive against live state ("
+                  + live.effect()
+                  + ") and was planned by "
                   + p.plannedBy()
                   + "; another approver must approve it"));
     }
@@ -240,6 +289,7 @@ public final class PlanService {
     String object = p.action() + " " + p.subject();
     return audit
         .append(c.user(), "plan.approve", id, null, object, p.reason(), "intent")
+        .compose(x -> late(c, "plan.approve", p, deadline, "approving plan " + id))
         .compose(x -> move(id, PlanState.PLANNED, PlanState.APPROVED, "approved_by", c.user()))
         .compose(
             ok ->
@@ -265,10 +315,72 @@ public final class PlanService {
    *     approved; already executing or finished — nothing is done twice)
    */
   public Future<PlanRow> execute(Caller c, String id, String idempotencyKey) {
-    return found(id).compose(p -> execute(c, p, idempotencyKey));
+    return execute(c, id, idempotencyKey, Deadline.NONE);
   }
 
-  private Future<PlanRow> execute(Caller c, PlanRow p, String idempotencyKey) {
+  /** As above; nothing is started once {@code deadline} has passed (503). */
+  public Future<PlanRow> execute(Caller c, String id, String idempotencyKey, Deadline deadline) {
+    return found(id)
+        .compose(
+            p ->
+                PlanState.of(p.state()) == PlanState.APPROVED
+                    ? live(p).compose(live -> reapprovalNeeded(c, p, live))
+                    : Future.succeededFuture(p))
+        .compose(p -> execute(c, p, idempotencyKey, deadline));
+  }
+
+  /**
+   * Fails (audited {@code refused: 503 ...}) when the request's deadline has passed, e.g. after the
+   * database was unavailable while the client waited: the change is not applied late.
+   */
+  private Future<Void> late(Caller c, String what, PlanRow p, Deadline deadline, String change) {
+    try {
+      deadline.check(change);
+      return Future.succeededFuture();
+    } catch (ApiException e) {
+      return audit.refuse(c, what, p, e);
+    }
+  }
+
+  /**
+   * The two-person rule at execute time: a plan that is destructive against live state but was
+   * approved by its own planner (it was not destructive then, e.g. ScalePool 0 → 1 executed when
+   * the pool has 4) is refused with 403 and goes back to {@code planned} for a second approver.
+   */
+  private Future<PlanRow> reapprovalNeeded(Caller c, PlanRow p, Live live) {
+    if (!config.twoPerson()
+        || !live.destructive()
+        || p.approvedBy() == null
+        || !p.approvedBy().equals(p.plannedBy())) {
+      return Future.succeededFuture(p);
+    }
+    ApiException refused =
+        new ApiException(
+            403,
+            "forbidden",
+            "approver",
+            "two-person rule: "
+                + p.action()
+                + " "
+                + p.subject()
+                + " is destructive against live state ("
+                + live.effect()
+                + ") but was approved by its planner "
+                + p.plannedBy()
+                + "; it is back in state planned and another approver must approve it");
+    return store
+        .transition(
+            p.id(),
+            PlanState.APPROVED.wireName(),
+            PlanState.PLANNED.wireName(),
+            "approved_by",
+            null,
+            null,
+            audit.now())
+        .compose(x -> audit.refuse(c, "plan.execute", p, refused));
+  }
+
+  private Future<PlanRow> execute(Caller c, PlanRow p, String idempotencyKey, Deadline deadline) {
     String id = p.id();
     String ns = namespaceOf(p);
     if (!c.has("operator", ns)) {
@@ -320,6 +432,7 @@ public final class PlanService {
     String object = p.action() + " " + p.subject();
     return audit
         .append(c.user(), "plan.execute", id, null, object, p.reason(), "intent")
+        .compose(x -> late(c, "plan.execute", p, deadline, "executing plan " + id))
         .compose(x -> move(id, PlanState.APPROVED, PlanState.EXECUTING, "executed_by", c.user()))
         .compose(
             ok ->
@@ -350,18 +463,51 @@ public final class PlanService {
   }
 
   /**
-   * Cancels a plan that has not finished; an executing plan stops before its next step.
+   * Cancels a plan that has not finished; an executing plan stops before its next step. A cancel of
+   * a plan this process executes is handed to the executor first ({@link
+   * PlanExecutor#requestCancel}), so it holds even when the database cannot store it now: the
+   * answer is then 503 (the cancel is not confirmed; retry to confirm), while no further step
+   * starts and the executor stores the cancel once the database answers. Cancelling a cancelled
+   * plan answers the plan (nothing changes).
    *
-   * @return the plan, now {@code cancelled}; fails with 404, 403 (operator or approver) or 409
+   * @return the plan, now {@code cancelled}; fails with 404, 403 (operator or approver), 409
+   *     (succeeded or failed) or 503 (database unavailable)
    */
   public Future<PlanRow> cancel(Caller c, String id) {
-    return found(id).compose(p -> cancel(c, p));
+    PlanRow running = executor.executing(id);
+    boolean handed = false;
+    if (running != null && mayCancel(c, namespaceOf(running))) {
+      executor.requestCancel(id, c.user());
+      handed = true;
+    }
+    boolean stopped = handed;
+    return found(id)
+        .compose(p -> cancel(c, p))
+        .recover(
+            e ->
+                stopped && org.sandboxslo.store.StoreErrors.unavailable(e).isPresent()
+                    ? Future.failedFuture(
+                        new ApiException(
+                            503,
+                            "database unavailable",
+                            null,
+                            "the cancel of plan "
+                                + id
+                                + " is not confirmed ("
+                                + org.sandboxslo.store.StoreErrors.unavailable(e).get()
+                                + "); this console starts no further step of it and stores the"
+                                + " cancel when the database answers; retry to confirm"))
+                    : Future.failedFuture(e));
+  }
+
+  private static boolean mayCancel(Caller c, String ns) {
+    return c.has("operator", ns) || c.has("approver", ns);
   }
 
   private Future<PlanRow> cancel(Caller c, PlanRow p) {
     String id = p.id();
     String ns = namespaceOf(p);
-    if (!c.has("operator", ns) && !c.has("approver", ns)) {
+    if (!mayCancel(c, ns)) {
       return audit.refuse(
           c,
           "plan.cancel",
@@ -376,6 +522,9 @@ public final class PlanService {
                   + (ns == null ? "" : " for namespace " + ns)));
     }
     PlanState state = PlanState.of(p.state());
+    if (state == PlanState.CANCELLED) {
+      return Future.succeededFuture(p); // a retried cancel, or the executor stored it first
+    }
     if (state.finished()) {
       return audit.refuse(
           c,
@@ -403,15 +552,22 @@ public final class PlanService {
                         p.action() + " " + p.subject(),
                         p.reason(),
                         "ok")
-                    : audit.refuse(
-                        c,
-                        "plan.cancel",
-                        p,
-                        new ApiException(
-                            409,
-                            "conflict",
-                            "state",
-                            "plan " + id + " changed state concurrently; try again")))
+                    : found(id)
+                        .compose(
+                            now ->
+                                PlanState.of(now.state()) == PlanState.CANCELLED
+                                    ? Future.succeededFuture() // the executor stored this cancel
+                                    : audit.refuse(
+                                        c,
+                                        "plan.cancel",
+                                        p,
+                                        new ApiException(
+                                            409,
+                                            "conflict",
+                                            "state",
+                                            "plan "
+                                                + id
+                                                + " changed state concurrently; try again"))))
         .compose(x -> found(id));
   }
 

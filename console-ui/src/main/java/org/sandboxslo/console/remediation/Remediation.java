@@ -7,14 +7,15 @@ import io.vertx.core.WorkerExecutor;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.sandboxslo.console.auth.Caller;
 import org.sandboxslo.store.RemediationStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The assembled remediation service: {@link Authenticator} (bearer token → {@link Caller}), {@link
- * PlanService} (the plan API) and the {@link PlanExecutor} verticle, sharing one audit writer and
- * the bounded worker pool {@value #WORKER_POOL} for blocking fabric8 calls. {@link
+ * The assembled remediation service: {@link PlanService} (the plan API, called with the {@link
+ * Caller} the console's sign-in resolved) and the {@link PlanExecutor} verticle, sharing one audit
+ * writer and the bounded worker pool {@value #WORKER_POOL} for blocking fabric8 calls. {@link
  * RemediationRoutes} receives this object by constructor; nothing is registered globally.
  */
 public final class Remediation {
@@ -25,7 +26,6 @@ public final class Remediation {
 
   private final Vertx vertx;
   private final RemediationConfig config;
-  private final Authenticator authenticator;
   private final PlanService plans;
   private final String executorDeployment;
   private final WorkerExecutor worker;
@@ -34,13 +34,11 @@ public final class Remediation {
   private Remediation(
       Vertx vertx,
       RemediationConfig config,
-      Authenticator authenticator,
       PlanService plans,
       String executorDeployment,
       WorkerExecutor worker) {
     this.vertx = vertx;
     this.config = config;
-    this.authenticator = authenticator;
     this.plans = plans;
     this.executorDeployment = executorDeployment;
     this.worker = worker;
@@ -70,19 +68,23 @@ public final class Remediation {
     LOG.info("remediation configuration:\n{}", config.describe());
     WorkerExecutor worker = vertx.createSharedWorkerExecutor(WORKER_POOL, config.workers());
     RemediationAudit audit = new RemediationAudit(store, clock);
-    PlanSteps steps = new PlanSteps(store, audit, new ClusterOps(client), fleet, worker);
-    PlanExecutor executor = new PlanExecutor(store, audit, steps, config.pollInterval());
+    PlanSteps steps =
+        new PlanSteps(
+            vertx,
+            store,
+            audit,
+            new ClusterOps(client),
+            fleet,
+            worker,
+            config.executor(),
+            config.pollInterval());
+    PlanExecutor executor =
+        new PlanExecutor(store, audit, steps, config.pollInterval(), config.executor());
     PlanService plans = new PlanService(config, store, audit, fleet, executor);
-    Authenticator authenticator = new Authenticator(config.tokens());
     return vertx
         .deployVerticle(executor)
-        .map(id -> new Remediation(vertx, config, authenticator, plans, id, worker))
+        .map(id -> new Remediation(vertx, config, plans, id, worker))
         .recover(e -> worker.close().transform(x -> Future.failedFuture(e)));
-  }
-
-  /** Bearer token → caller. */
-  public Authenticator authenticator() {
-    return authenticator;
   }
 
   /** The plan API. */

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.auth.Caller;
 import org.sandboxslo.store.AuditEntry;
 import org.sandboxslo.store.PlanRow;
 import org.sandboxslo.store.RemediationStore;

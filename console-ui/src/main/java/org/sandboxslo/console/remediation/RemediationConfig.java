@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.sandboxslo.console.auth.Caller;
 import org.sandboxslo.engine.time.Durations;
 
 /**
@@ -19,10 +20,10 @@ import org.sandboxslo.engine.time.Durations;
  * <ul>
  *   <li>{@code sloconsole.auth.tokens}: {@code user:token:role+role,...}, e.g. {@code
  *       alice:token-a:operator+approver,bob:token-b:approver:team-a+viewer}; roles are {@code
- *       viewer|operator|approver|admin}, optionally scoped {@code role:namespace}. Default empty:
- *       in demo mode random tokens for user {@code admin} (role {@code admin}) and user {@code
- *       reviewer} (a second approver, for the two-person rule) are generated and printed once
- *       ({@link #withDemoAdmin()}); otherwise every call is 401.
+ *       viewer|operator|approver|slo-owner|admin}, optionally scoped {@code role:namespace}.
+ *       Default empty: in demo mode random tokens for user {@code admin} (role {@code admin}) and
+ *       user {@code reviewer} (a second approver, for the two-person rule) are generated and
+ *       printed once ({@link #withDemoAdmin()}); otherwise every call is 401.
  *   <li>{@code sloconsole.auth.two-person} (default {@code true}): destructive actions
  *       (PacedRecreate, ShardPool, DeleteExpiredClaims, ScalePool down) must be approved by a
  *       different user than the planner
@@ -33,6 +34,8 @@ import org.sandboxslo.engine.time.Durations;
  *   <li>{@code sloconsole.remediation.poll-interval} (default 500ms): executor tick
  *   <li>{@code sloconsole.remediation.workers} (default 2): threads of the worker pool {@code
  *       sloconsole-remediation} that runs blocking Kubernetes calls
+ *   <li>{@code sloconsole.remediation.step-attempts}, {@code .retry-backoff-max}, {@code
+ *       .wait-timeout}: see {@link ExecutorConfig}
  * </ul>
  *
  * @param tokens token → caller
@@ -44,6 +47,7 @@ import org.sandboxslo.engine.time.Durations;
  * @param approverRoles action → roles any of which may approve it (each still scoped to the
  *     subject's namespace when given as {@code role:namespace}); every action defaults to {@code
  *     approver}
+ * @param executor retries, backoff and wait deadline of the executor
  */
 public record RemediationConfig(
     Map<String, Caller> tokens,
@@ -52,21 +56,32 @@ public record RemediationConfig(
     Duration pollInterval,
     int workers,
     String demoToken,
-    Map<PlanAction, List<String>> approverRoles) {
+    Map<PlanAction, List<String>> approverRoles,
+    ExecutorConfig executor) {
   public static final String TOKENS = "sloconsole.auth.tokens";
   public static final String TWO_PERSON = "sloconsole.auth.two-person";
   public static final String MAX_UNAVAILABLE = "sloconsole.remediation.max-unavailable-fraction";
   public static final String POLL = "sloconsole.remediation.poll-interval";
   public static final String WORKERS = "sloconsole.remediation.workers";
   public static final String APPROVER_ROLES = "sloconsole.auth.approver-roles";
-  private static final Set<String> KEYS =
-      Set.of(TOKENS, TWO_PERSON, MAX_UNAVAILABLE, POLL, WORKERS, APPROVER_ROLES);
+
+  /** The keys this record reads (the executor's included). */
+  public static final Set<String> KEYS = keys();
+
+  private static Set<String> keys() {
+    Set<String> k =
+        new java.util.HashSet<>(
+            Set.of(TOKENS, TWO_PERSON, MAX_UNAVAILABLE, POLL, WORKERS, APPROVER_ROLES));
+    k.addAll(ExecutorConfig.KEYS);
+    return Set.copyOf(k);
+  }
 
   public RemediationConfig {
     tokens = Map.copyOf(tokens);
     EnumMap<PlanAction, List<String>> roles = new EnumMap<>(PlanAction.class);
     roles.putAll(approverRoles);
     approverRoles = Collections.unmodifiableMap(roles);
+    java.util.Objects.requireNonNull(executor, "executor");
     if (!(maxUnavailableFraction > 0 && maxUnavailableFraction <= 1)) {
       throw new IllegalArgumentException(
           MAX_UNAVAILABLE + ": expected a number in (0, 1], got " + maxUnavailableFraction);
@@ -88,7 +103,8 @@ public record RemediationConfig(
   public static RemediationConfig fromMap(Map<String, String> m) {
     for (String k : m.keySet()) {
       if ((k.startsWith("sloconsole.auth.") || k.startsWith("sloconsole.remediation."))
-          && !KEYS.contains(k)) {
+          && !KEYS.contains(k)
+          && !org.sandboxslo.console.auth.AuthConfig.KEYS.contains(k)) {
         throw new IllegalArgumentException(
             "unknown configuration key " + k + "; known: " + new TreeSet<>(KEYS));
       }
@@ -119,7 +135,8 @@ public record RemediationConfig(
         Durations.parse(POLL, m.getOrDefault(POLL, "500ms")),
         workers,
         null,
-        parseApproverRoles(m.getOrDefault(APPROVER_ROLES, "")));
+        parseApproverRoles(m.getOrDefault(APPROVER_ROLES, "")),
+        ExecutorConfig.fromMap(m));
   }
 
   static Map<PlanAction, List<String>> parseApproverRoles(String s) {
@@ -225,10 +242,12 @@ public record RemediationConfig(
         pollInterval,
         workers,
         token,
-        approverRoles);
+        approverRoles,
+        executor);
   }
 
-  private static String randomToken() {
+  /** A random token ({@code demo-} + 32 hex digits) for demo sign-in. */
+  public static String randomToken() {
     byte[] b = new byte[16];
     new SecureRandom().nextBytes(b);
     return "demo-" + HexFormat.of().formatHex(b);
@@ -252,6 +271,9 @@ public record RemediationConfig(
         approverRoles.entrySet().stream()
             .map(e -> e.getKey().wireName() + ":" + String.join("+", e.getValue()))
             .collect(java.util.stream.Collectors.joining(",")));
+    d.put(ExecutorConfig.STEP_ATTEMPTS, String.valueOf(executor.stepAttempts()));
+    d.put(ExecutorConfig.RETRY_BACKOFF_MAX, executor.retryBackoffMax().toMillis() + "ms");
+    d.put(ExecutorConfig.WAIT_TIMEOUT, executor.waitTimeout().toMillis() + "ms");
     StringBuilder sb = new StringBuilder();
     d.forEach((k, v) -> sb.append("  ").append(k).append(" = ").append(v).append('\n'));
     return sb.toString().stripTrailing();

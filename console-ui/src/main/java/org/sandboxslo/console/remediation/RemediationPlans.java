@@ -31,6 +31,9 @@ import org.sandboxslo.engine.remediation.RemediationPlanner;
 final class RemediationPlans {
   private RemediationPlans() {}
 
+  /** Largest refill pacing, sandboxes per second per pool. */
+  static final double MAX_REFILL_RATE = 10_000;
+
   static String refillArg(double rate) {
     return "--sandbox-warm-pool-max-refill-rate=" + fmt(rate);
   }
@@ -264,16 +267,34 @@ final class RemediationPlans {
                         : "no members change now"));
   }
 
-  private static int intParam(JsonObject params, String key, int min, int max) {
+  /**
+   * An integer parameter in {@code min..max}, checked on the number's exact value before any
+   * narrowing ({@code 4294967296} is out of range, not 0).
+   */
+  static int intParam(JsonObject params, String key, int min, int max) {
     Object v = params.getValue(key);
-    if (!(v instanceof Number n)
-        || n.doubleValue() != Math.rint(n.doubleValue())
-        || n.intValue() < min
-        || n.intValue() > max) {
-      throw ApiException.badRequest(
-          "params." + key, "expected an integer " + min + ".." + max + ", got " + v);
+    java.math.BigDecimal exact = null;
+    if (v instanceof Number n) {
+      try {
+        exact = new java.math.BigDecimal(n.toString());
+      } catch (NumberFormatException e) {
+        exact = null; // NaN, Infinity
+      }
     }
-    return n.intValue();
+    if (exact == null
+        || exact.stripTrailingZeros().scale() > 0
+        || exact.compareTo(java.math.BigDecimal.valueOf(min)) < 0
+        || exact.compareTo(java.math.BigDecimal.valueOf(max)) > 0) {
+      throw ApiException.badRequest(
+          "params." + key,
+          "expected an integer "
+              + min
+              + ".."
+              + max
+              + ", got "
+              + (v instanceof String str ? "'" + str + "'" : String.valueOf(v)));
+    }
+    return exact.intValueExact();
   }
 
   static JsonObject scalePool(PoolState s, JsonObject params) {
@@ -383,11 +404,14 @@ final class RemediationPlans {
   static JsonObject setRefillPacing(String subject, JsonObject params, RemediationFleet fleet) {
     Object v = params.getValue("maxRefillRate");
     if (!(v instanceof Number rate)
-        || rate.doubleValue() < 0
-        || Double.isInfinite(rate.doubleValue())) {
+        || !(rate.doubleValue() >= 0)
+        || rate.doubleValue() > MAX_REFILL_RATE) {
       throw ApiException.badRequest(
           "params.maxRefillRate",
-          "expected a number >= 0 (sandboxes/s per pool; 0 = unpaced), got " + v);
+          "expected a number 0.."
+              + (int) MAX_REFILL_RATE
+              + " (sandboxes/s per pool; 0 = unpaced), got "
+              + v);
     }
     JsonObject step = new JsonObject().put("n", 1).put("maxRefillRate", rate.doubleValue());
     if (subject.equals("controller-lite")) {

@@ -9,13 +9,18 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Deadline;
 import org.sandboxslo.console.api.JsonBody;
+import org.sandboxslo.console.api.Replies;
+import org.sandboxslo.console.auth.Caller;
+import org.sandboxslo.console.auth.ConsoleAuth;
 import org.sandboxslo.store.AuditEntry;
 import org.sandboxslo.store.PlanRow;
 
 /**
- * The remediation HTTP routes, all requiring {@code Authorization: Bearer <token>} (401 without,
- * 403 naming the missing role):
+ * The remediation HTTP routes. The caller is the one {@link ConsoleAuth} resolved for the request
+ * (401 without; reads may be anonymous with {@code sloconsole.auth.anonymous-read}); 403 names the
+ * missing role:
  *
  * <ul>
  *   <li>{@code POST /api/v1/plans} {@code {"action","subject","params","reason"}} ({@code
@@ -55,7 +60,8 @@ public final class RemediationRoutes {
                         s.create(
                                 c,
                                 JsonBody.object(
-                                    ctx, "a plan {\"action\",\"subject\",\"params\",\"reason\"}"))
+                                    ctx, "a plan {\"action\",\"subject\",\"params\",\"reason\"}"),
+                                Deadline.of(ctx))
                             .map(PlanRow::toJson)));
     router
         .get("/api/v1/plans")
@@ -88,7 +94,12 @@ public final class RemediationRoutes {
                                         .map(a -> p.toJson().put("audit", audit(a))))));
     router
         .post("/api/v1/plans/:id/approve")
-        .handler(ctx -> handle(ctx, 200, (s, c) -> s.approve(c, id(ctx)).map(PlanRow::toJson)));
+        .handler(
+            ctx ->
+                handle(
+                    ctx,
+                    200,
+                    (s, c) -> s.approve(c, id(ctx), Deadline.of(ctx)).map(PlanRow::toJson)));
     router
         .post("/api/v1/plans/:id/execute")
         .handler(
@@ -97,7 +108,11 @@ public final class RemediationRoutes {
                     ctx,
                     200,
                     (s, c) ->
-                        s.execute(c, id(ctx), ctx.request().getHeader("Idempotency-Key"))
+                        s.execute(
+                                c,
+                                id(ctx),
+                                ctx.request().getHeader("Idempotency-Key"),
+                                Deadline.of(ctx))
                             .map(PlanRow::toJson)));
     router
         .post("/api/v1/plans/:id/cancel")
@@ -150,17 +165,11 @@ public final class RemediationRoutes {
         throw ApiException.notReady(
             "remediation is not running (no database or no Kubernetes client)");
       }
-      Caller c = remediation.authenticator().authenticate(ctx.request().getHeader("Authorization"));
+      Caller c = ConsoleAuth.caller(ctx);
       f = op.apply(remediation.plans(), c);
     } catch (ApiException e) {
       f = Future.failedFuture(e);
     }
-    f.onSuccess(
-            json ->
-                ctx.response()
-                    .setStatusCode(status)
-                    .putHeader("Content-Type", "application/json")
-                    .end(json.encode()))
-        .onFailure(ctx::fail);
+    f.onSuccess(json -> Replies.json(ctx, status, json)).onFailure(ctx::fail);
   }
 }

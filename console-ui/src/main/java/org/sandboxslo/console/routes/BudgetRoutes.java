@@ -67,7 +67,12 @@ public final class BudgetRoutes {
                 slo -> {
                   Duration period = Durations.parse("period", slo.getString("period"));
                   Instant from = now.minus(period);
-                  return store.buckets(id, from).map(b -> json(slo, b, from, now));
+                  // a user SLO's own history, or the built-in SLO's (never the other's)
+                  org.sandboxslo.store.BudgetOwner owner =
+                      "user".equals(slo.getString("origin"))
+                          ? org.sandboxslo.store.BudgetOwner.USER
+                          : org.sandboxslo.store.BudgetOwner.BUILTIN;
+                  return store.buckets(id, owner, from).map(b -> json(slo, b, from, now));
                 }));
   }
 

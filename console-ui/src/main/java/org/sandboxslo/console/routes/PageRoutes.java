@@ -53,6 +53,8 @@ public final class PageRoutes {
     }
     router
         .route("/webjars/*")
+        .method(io.vertx.core.http.HttpMethod.GET)
+        .method(io.vertx.core.http.HttpMethod.HEAD)
         .handler(StaticHandler.create("META-INF/resources/webjars").setMaxAgeSeconds(86_400));
     router.get("/api/v1/runbooks/:name").handler(PageRoutes::runbook);
   }

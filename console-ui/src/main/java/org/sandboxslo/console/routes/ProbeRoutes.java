@@ -1,10 +1,8 @@
 package org.sandboxslo.console.routes;
 
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
@@ -13,6 +11,9 @@ import java.util.function.Supplier;
 import org.sandboxslo.collector.CoreViews;
 import org.sandboxslo.collector.MalformedObjectException;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.JsonBody;
+import org.sandboxslo.console.api.Replies;
+import org.sandboxslo.console.auth.ConsoleAuth;
 import org.sandboxslo.engine.model.FleetEvent;
 import org.sandboxslo.engine.model.IdentityProbe;
 
@@ -26,9 +27,10 @@ import org.sandboxslo.engine.model.IdentityProbe;
  *   <li>202 {@code {"accepted":true,"sandbox","snapshot","observedAt"}}: handed to the engine,
  *       which compares it with the other clones of the snapshot at its next diagnosis;
  *   <li>400 {@code {"error":"bad request","field","reason"}} naming the field ({@code
- *       randomSampleHash}, {@code vmgenidPresent}, {@code body}, ...);
- *   <li>401 without a known bearer token, 403 when the caller lacks role {@code operator} for the
- *       sandbox's namespace ({@link CallerCheck});
+ *       randomSampleHash}, {@code vmgenidPresent}, {@code body}, ...); 415 for a body that is not
+ *       {@code application/json}, 413 over {@value #BODY_LIMIT} bytes ({@link JsonBody});
+ *   <li>401 without a signed-in caller ({@link ConsoleAuth}, mounted in front), 403 when the caller
+ *       lacks role {@code operator} for the sandbox's namespace;
  *   <li>503 when this process has no engine to feed.
  * </ul>
  */
@@ -36,40 +38,21 @@ public final class ProbeRoutes {
   /** Largest accepted body; a probe is a few hundred bytes. */
   static final int BODY_LIMIT = 16 * 1024;
 
-  /**
-   * The caller check: the seam to whatever authenticates API callers (today the remediation API's
-   * bearer tokens).
-   */
-  @FunctionalInterface
-  public interface CallerCheck {
-    /**
-     * @param authorization the request's {@code Authorization} header, may be null
-     * @param role the role needed, e.g. {@code operator}
-     * @param namespace the namespace the request is about
-     * @throws ApiException 401 when the caller is unknown, 403 when it lacks the role, 503 when
-     *     nothing can authenticate
-     */
-    void require(String authorization, String role, String namespace);
-  }
-
   private final Supplier<Consumer<FleetEvent>> sink;
-  private final CallerCheck callers;
   private final Clock clock;
 
   /**
    * @param sink where accepted probes go (asked per request; null answers 503)
-   * @param callers the caller check
    * @param clock the receive time, used as {@code observedAt} when the body has none
    */
-  public ProbeRoutes(Supplier<Consumer<FleetEvent>> sink, CallerCheck callers, Clock clock) {
+  public ProbeRoutes(Supplier<Consumer<FleetEvent>> sink, Clock clock) {
     this.sink = Objects.requireNonNull(sink, "sink");
-    this.callers = Objects.requireNonNull(callers, "callers");
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  /** Adds the route to {@code router}. */
+  /** Adds the route to {@code router}, behind the console's {@link ConsoleAuth}. */
   public void mount(Router router) {
-    router.post("/api/v1/probes").handler(BodyHandler.create().setBodyLimit(BODY_LIMIT));
+    router.post("/api/v1/probes").handler(JsonBody.reader(BODY_LIMIT));
     router.post("/api/v1/probes").handler(this::post);
   }
 
@@ -79,37 +62,24 @@ public final class ProbeRoutes {
       throw ApiException.notReady(
           "identity probes need the engine, which this process does not run");
     }
-    String authorization = ctx.request().getHeader("Authorization");
-    if (authorization == null || authorization.isBlank()) {
-      // before reading the body: an anonymous caller learns nothing about it
-      callers.require(authorization, "operator", null);
-    }
+    ConsoleAuth.caller(ctx); // 401 before the body is looked at
     IdentityProbe probe = parse(ctx);
-    callers.require(authorization, "operator", probe.sandbox().namespace());
+    ConsoleAuth.require(ctx, "operator", probe.sandbox().namespace());
     to.accept(new FleetEvent.ProbeReported(probe, clock.instant()));
-    ctx.response()
-        .setStatusCode(202)
-        .putHeader("Content-Type", "application/json")
-        .end(
-            new JsonObject()
-                .put("accepted", true)
-                .put("sandbox", probe.sandbox().toString())
-                .put("snapshot", probe.snapshot())
-                .put("observedAt", probe.observedAt().toString())
-                .encode());
+    Replies.json(
+        ctx,
+        202,
+        new JsonObject()
+            .put("accepted", true)
+            .put("sandbox", probe.sandbox().toString())
+            .put("snapshot", probe.snapshot())
+            .put("observedAt", probe.observedAt().toString()));
   }
 
   private IdentityProbe parse(RoutingContext ctx) {
-    JsonObject body;
-    try {
-      body = ctx.body().asJsonObject();
-    } catch (DecodeException | ClassCastException e) {
-      throw ApiException.badRequest("body", "not a JSON object");
-    }
-    if (body == null) {
-      throw ApiException.badRequest(
-          "body", "expected a JSON object {\"sandbox\":\"ns/name\",\"randomSampleHash\",...}");
-    }
+    JsonObject body =
+        JsonBody.object(
+            ctx, "an identity probe {\"sandbox\":\"ns/name\",\"randomSampleHash\",...}");
     Map<String, Object> map = body.getMap();
     try {
       return CoreViews.probe(map, clock.instant());

@@ -12,6 +12,7 @@ import java.util.Objects;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.engine.slo.SloDefinition;
 import org.sandboxslo.engine.slo.SloLedger;
+import org.sandboxslo.store.BudgetOwner;
 import org.sandboxslo.store.SloStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * a freshly installed ledger ({@link SloLedger#restore}: per bucket the side with more valid events
  * wins, so nothing is counted twice) and upserts the buckets that changed since the last write.
  * Without a store both are no-ops. Engine work goes through {@link EngineLoop#call}.
+ *
+ * <p>Buckets are kept per name and {@link BudgetOwner}: a user SLO that replaces a default or file
+ * SLO of the same name starts from its own history, and deleting it (which deletes its buckets)
+ * brings the replaced SLO back with the history it had.
  */
 public final class SloHistory {
   private static final Logger LOG = LoggerFactory.getLogger(SloHistory.class);
@@ -45,19 +50,20 @@ public final class SloHistory {
   }
 
   /**
-   * Re-feeds the stored buckets of the last period of {@code def} into its ledger, if the engine
-   * still holds that very definition (a definition replaced meanwhile is left alone).
+   * Re-feeds the stored buckets of the last period of {@code def} (those of {@code origin}'s owner)
+   * into its ledger, if the engine still holds that very definition (a definition replaced
+   * meanwhile is left alone).
    *
    * @param coarse the ledger's coarse bucket width (rows one width before the period are read too)
    * @return how many buckets were re-fed; fails when the store cannot be read
    */
-  public Future<Integer> restore(SloDefinition def, Duration coarse) {
+  public Future<Integer> restore(SloDefinition def, SloOrigin origin, Duration coarse) {
     if (store == null) {
       return Future.succeededFuture(0);
     }
     String name = def.name();
     return store
-        .buckets(name, clock.instant().minus(def.period()).minus(coarse))
+        .buckets(name, owner(origin), clock.instant().minus(def.period()).minus(coarse))
         .compose(
             buckets ->
                 engine.call(
@@ -80,15 +86,20 @@ public final class SloHistory {
    * @param fallbackPeriod the period used for pruning when {@code slos} is empty
    * @return buckets written; fails (and WARNs) when the store cannot be written
    */
-  public Future<Integer> persist(Collection<SloDefinition> slos, Duration fallbackPeriod) {
+  public Future<Integer> persist(Collection<RegisteredSlo> slos, Duration fallbackPeriod) {
     if (store == null) {
       return Future.succeededFuture(0);
     }
     Instant since = lastPersist;
     Instant now = clock.instant();
-    List<String> names = slos.stream().map(SloDefinition::name).toList();
+    Map<String, BudgetOwner> owners = new LinkedHashMap<>();
+    slos.forEach(r -> owners.put(r.name(), owner(r.origin())));
+    List<String> names = List.copyOf(owners.keySet());
     Duration longest =
-        slos.stream().map(SloDefinition::period).max(Duration::compareTo).orElse(fallbackPeriod);
+        slos.stream()
+            .map(r -> r.definition().period())
+            .max(Duration::compareTo)
+            .orElse(fallbackPeriod);
     return engine
         .call(
             e -> {
@@ -107,7 +118,10 @@ public final class SloHistory {
               for (Map.Entry<String, List<SloLedger.Bucket>> en : all.entrySet()) {
                 chain =
                     chain.compose(
-                        sum -> store.putBuckets(en.getKey(), en.getValue()).map(k -> sum + k));
+                        sum ->
+                            store
+                                .putBuckets(en.getKey(), owners.get(en.getKey()), en.getValue())
+                                .map(k -> sum + k));
               }
               // rows older than every period (plus a day) are never read again
               return chain.compose(
@@ -116,5 +130,34 @@ public final class SloHistory {
             })
         .onSuccess(n -> lastPersist = now)
         .onFailure(e -> LOG.warn("writing SLO budget history failed: {}", e.getMessage()));
+  }
+
+  /**
+   * Upserts every bucket of one SLO's ledger now (before a user SLO replaces it, so the history it
+   * gets back when the override is deleted is complete). Does not move the incremental mark of
+   * {@link #persist}.
+   *
+   * @return buckets written (0 without a store or when the engine has no such ledger); fails when
+   *     the store cannot be written
+   */
+  public Future<Integer> persistAll(RegisteredSlo slo) {
+    if (store == null) {
+      return Future.succeededFuture(0);
+    }
+    String name = slo.name();
+    return engine
+        .call(
+            e -> {
+              SloLedger l = e.ledger(name);
+              return l == null || l.definition() != slo.definition()
+                  ? List.<SloLedger.Bucket>of()
+                  : l.buckets(null);
+            })
+        .compose(buckets -> store.putBuckets(name, owner(slo.origin()), buckets));
+  }
+
+  /** User SLOs own their buckets; default and file SLOs share the built-in owner. */
+  static BudgetOwner owner(SloOrigin origin) {
+    return origin == SloOrigin.USER ? BudgetOwner.USER : BudgetOwner.BUILTIN;
   }
 }

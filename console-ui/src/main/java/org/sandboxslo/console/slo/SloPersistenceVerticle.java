@@ -31,7 +31,7 @@ public final class SloPersistenceVerticle extends VerticleBase {
    * @return buckets written; fails when the store cannot be written
    */
   public Future<Integer> persistNow() {
-    return history.persist(registry.definitions(), registry.settings().period());
+    return history.persist(registry.registered().values(), registry.settings().period());
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -15,6 +16,9 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Deadline;
+import org.sandboxslo.console.auth.Caller;
+import org.sandboxslo.console.auth.ConsoleAuth;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.engine.sli.SliSnapshot;
@@ -38,7 +42,8 @@ import org.slf4j.MDC;
  *       #refreshDefaults}, called by {@link SloRegistryVerticle} on its timer), unless a file or
  *       user SLO has the same name.
  *   <li>File SLOs and stored user SLOs are installed at start; a user SLO replaces a file or
- *       default SLO of the same name, and deleting it brings the replaced one back.
+ *       default SLO of the same name, and deleting it brings the replaced one back with its budget
+ *       history (buckets are stored per {@link org.sandboxslo.store.BudgetOwner}).
  *   <li>Installing an SLO puts it into the engine with its exclusions and re-feeds its stored
  *       buckets ({@link SloHistory#restore}).
  * </ul>
@@ -59,6 +64,17 @@ public final class SloRegistry {
   private final Map<String, RegisteredSlo> shadowed = new ConcurrentHashMap<>();
   private final List<SloStore.StoredExclusion> exclusions = new CopyOnWriteArrayList<>();
   private final Map<String, Boolean> installing = new ConcurrentHashMap<>();
+  private final List<LoadError> loadErrors = new CopyOnWriteArrayList<>();
+  private final java.util.concurrent.atomic.AtomicLong memoryIds =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * A stored SLO that could not be loaded at start: skipped, shown on {@code /api/v1/status}.
+   *
+   * @param slo the stored name
+   * @param reason one line: which field is wrong and why
+   */
+  public record LoadError(String slo, String reason) {}
 
   /**
    * @param storeOrNull where user SLOs and exclusions are stored; null keeps them in memory
@@ -111,16 +127,46 @@ public final class SloRegistry {
             defs -> {
               Future<Void> chain = Future.succeededFuture();
               for (SloStore.StoredDefinition d : defs) {
-                SloDefinitions.Parsed p = SloDefinitions.parse(plain(d.body()));
-                if (!p.isValid()) {
-                  LOG.warn("stored SLO {} is no longer valid, skipped: {}", d.name(), p.errors());
+                String error = d.error();
+                SloDefinitions.Parsed p = null;
+                if (error == null) {
+                  p = SloDefinitions.parse(plain(d.body()));
+                  if (!p.isValid()) {
+                    error = String.valueOf(p.errors());
+                  } else if (!p.definition().name().equals(d.name())) {
+                    error = "the stored body names SLO '" + p.definition().name() + "'";
+                  }
+                }
+                if (error != null) {
+                  skip(d.name(), error);
                   continue;
                 }
                 RegisteredSlo r = new RegisteredSlo(p.definition(), SloOrigin.USER, d.body());
-                chain = chain.compose(v -> install(r));
+                chain =
+                    chain.compose(
+                        v ->
+                            install(r)
+                                .recover(
+                                    e -> {
+                                      registered.remove(r.name(), r);
+                                      skip(r.name(), "could not be installed: " + e.getMessage());
+                                      return Future.succeededFuture();
+                                    }));
               }
               return chain;
             });
+  }
+
+  private void skip(String name, String reason) {
+    loadErrors.add(new LoadError(name, reason));
+    MDC.put("slo", name);
+    LOG.error("stored SLO {} skipped: {}", name, reason);
+    MDC.remove("slo");
+  }
+
+  /** The stored SLOs skipped at start (empty when every one loaded). */
+  public List<LoadError> loadErrors() {
+    return List.copyOf(loadErrors);
   }
 
   /**
@@ -188,7 +234,7 @@ public final class SloRegistry {
               xs.forEach(x -> e.exclude(name, x));
               return e.ledger(name).coarseResolution();
             })
-        .compose(coarse -> history.restore(def, coarse))
+        .compose(coarse -> history.restore(def, r.origin(), coarse))
         .onSuccess(
             n -> {
               if (n > 0) {
@@ -251,32 +297,94 @@ public final class SloRegistry {
   }
 
   /**
-   * Creates or replaces a user SLO from a JSON body in the console's shape.
+   * Creates or replaces a user SLO from a JSON body in the console's shape, as {@code caller} (role
+   * {@code slo-owner} for the SLO's namespace, and for the namespace of the SLO it replaces);
+   * audited {@code slo.create} before and after the change.
    *
    * @return the SLO; a failed Future with a 400 {@link ApiException} naming the first bad field
-   *     (further ones appended to the reason)
+   *     (further ones appended to the reason), 403 naming the role
    */
-  public Future<SloReport> create(JsonObject body) {
+  public Future<SloReport> create(Caller caller, JsonObject body) {
+    return create(caller, body, Deadline.NONE);
+  }
+
+  /** As above; the change is not applied once {@code deadline} has passed (503). */
+  public Future<SloReport> create(Caller caller, JsonObject body, Deadline deadline) {
     SloDefinitions.Parsed p = SloDefinitions.parse(plain(body));
     if (!p.isValid()) {
       return Future.failedFuture(badRequest(p.errors()));
     }
+    String name = p.definition().name();
+    try {
+      ConsoleAuth.requireRole(
+          caller, "slo-owner", p.definition().namespace(), "creating SLO " + name);
+      RegisteredSlo existing = registered.get(name);
+      if (existing != null) {
+        ConsoleAuth.requireRole(
+            caller, "slo-owner", existing.definition().namespace(), "replacing SLO " + name);
+      }
+    } catch (ApiException e) {
+      return Future.failedFuture(e);
+    }
     RegisteredSlo r = new RegisteredSlo(p.definition(), SloOrigin.USER, body);
-    Future<Void> saved =
-        store == null
-            ? Future.succeededFuture()
-            : store.putDefinition(p.definition().name(), body, null);
-    return saved.compose(v -> install(r)).compose(v -> get(p.definition().name()));
+    String what = registered.containsKey(name) ? "slo.replace" : "slo.create";
+    String why = body.getString("description");
+    RegisteredSlo replaced = registered.get(name);
+    return audit(caller, what, name, why, "intent")
+        .compose(
+            v -> {
+              deadline.check("storing SLO " + name);
+              // the replaced default or file SLO's latest buckets are written first: it gets them
+              // back when the override is deleted
+              return replaced == null || replaced.origin() == SloOrigin.USER
+                  ? Future.succeededFuture(0)
+                  : history.persistAll(replaced);
+            })
+        .compose(
+            n ->
+                store == null
+                    ? Future.<Void>succeededFuture()
+                    : store.putDefinition(name, body, caller.user()))
+        .compose(v -> install(r))
+        .compose(v -> audit(caller, what, name, why, "ok"))
+        .compose(v -> get(name));
+  }
+
+  private static Throwable deadlineFailure(Deadline d, String name) {
+    try {
+      d.check("adding a budget exclusion to SLO " + name);
+      return new IllegalStateException("deadline");
+    } catch (ApiException e) {
+      return e;
+    }
+  }
+
+  /** Audits one SLO change in {@code remediation_audit} (memory mode: the log). */
+  private Future<Void> audit(Caller c, String what, String slo, String why, String result) {
+    MDC.put("slo", slo);
+    LOG.info("{} SLO {} by {}: {}", what, slo, c.user(), result);
+    MDC.remove("slo");
+    if (store == null) {
+      return Future.succeededFuture();
+    }
+    return store.audit(c.user(), what, "SLO " + slo, why, result, clock.instant()).mapEmpty();
   }
 
   /**
-   * Deletes a user SLO (a file or default SLO it replaced comes back); 404 unknown, 409 not a user
-   * SLO.
+   * Deletes a user SLO (a file or default SLO it replaced comes back), as {@code caller} (role
+   * {@code slo-owner} for its namespace; audited {@code slo.delete}); 404 unknown, 403, 409 not a
+   * user SLO.
    */
-  public Future<Void> delete(String name) {
+  public Future<Void> delete(Caller caller, String name) {
     RegisteredSlo r = registered.get(name);
     if (r == null) {
       return Future.failedFuture(unknown(name));
+    }
+    try {
+      ConsoleAuth.requireRole(
+          caller, "slo-owner", r.definition().namespace(), "deleting SLO " + name);
+    } catch (ApiException e) {
+      return Future.failedFuture(e);
     }
     if (r.origin() != SloOrigin.USER) {
       return Future.failedFuture(
@@ -290,29 +398,70 @@ public final class SloRegistry {
                   + r.origin()
                   + " SLO; only user SLOs can be deleted (disable defaults with sloconsole.slo.defaults=false)"));
     }
-    registered.remove(name);
-    RegisteredSlo back = shadowed.remove(name);
-    Future<Boolean> del =
-        store == null ? Future.succeededFuture(true) : store.deleteDefinition(name);
-    return del.compose(x -> engine.call(e -> e.removeSlo(name)))
-        .compose(x -> back == null ? Future.succeededFuture() : install(back))
-        .mapEmpty();
+    return audit(caller, "slo.delete", name, null, "intent")
+        .compose(
+            v -> {
+              registered.remove(name);
+              RegisteredSlo back = shadowed.remove(name);
+              Future<Boolean> del =
+                  store == null ? Future.succeededFuture(true) : store.deleteDefinition(name);
+              return del.compose(x -> engine.call(e -> e.removeSlo(name)))
+                  .compose(x -> back == null ? Future.succeededFuture() : install(back));
+            })
+        .compose(v -> audit(caller, "slo.delete", name, null, "ok"));
   }
 
   /**
-   * Adds an audited budget exclusion {@code {from, to, reason, author}} (RFC 3339 times).
+   * Adds an audited budget exclusion {@code {from, to, reason}} (RFC 3339 times) as {@code caller}
+   * (role {@code slo-owner} for the SLO's namespace); the author is the caller ({@code author}, if
+   * given, must be the caller's own name).
    *
-   * @return the stored exclusion; 404 unknown SLO; 400 naming the bad field
+   * @return the stored exclusion; 404 unknown SLO; 403; 400 naming the bad field
    */
-  public Future<SloStore.StoredExclusion> exclude(String name, JsonObject body) {
-    if (!registered.containsKey(name)) {
+  public Future<SloStore.StoredExclusion> exclude(Caller caller, String name, JsonObject body) {
+    return exclude(caller, name, body, Deadline.NONE);
+  }
+
+  /** As above; the exclusion is not stored once {@code deadline} has passed (503). */
+  public Future<SloStore.StoredExclusion> exclude(
+      Caller caller, String name, JsonObject body, Deadline deadline) {
+    RegisteredSlo slo = registered.get(name);
+    if (slo == null) {
       return Future.failedFuture(unknown(name));
+    }
+    try {
+      ConsoleAuth.requireRole(
+          caller,
+          "slo-owner",
+          slo.definition().namespace(),
+          "adding a budget exclusion to SLO " + name);
+    } catch (ApiException e) {
+      return Future.failedFuture(e);
     }
     List<FieldError> errors = new ArrayList<>();
     Instant from = time(body, "from", errors);
     Instant to = time(body, "to", errors);
     String reason = text(body, "reason", errors);
-    String author = text(body, "author", errors);
+    String author = caller.user();
+    Object declared = body.getValue("author");
+    if (declared != null && !author.equals(declared)) {
+      errors.add(
+          new FieldError(
+              "author",
+              "is the signed-in caller ("
+                  + author
+                  + "); omit it instead of declaring someone else"));
+    }
+    if (reason != null && reason.length() > 1024) {
+      errors.add(new FieldError("reason", "must be at most 1024 characters"));
+    }
+    if (from != null
+        && to != null
+        && Duration.between(from, to).compareTo(SloDefinitions.MAX_PERIOD) > 0) {
+      errors.add(
+          new FieldError(
+              "to", "an exclusion may span at most " + SloDefinitions.MAX_PERIOD.toDays() + "d"));
+    }
     for (String k : body.fieldNames()) {
       if (!List.of("from", "to", "reason", "author").contains(k)) {
         errors.add(new FieldError(k, "unknown field"));
@@ -325,19 +474,92 @@ public final class SloRegistry {
       return Future.failedFuture(badRequest(errors));
     }
     BudgetExclusion x = new BudgetExclusion(from, to, reason, author);
-    Future<SloStore.StoredExclusion> saved =
-        store == null
-            ? Future.succeededFuture(
-                new SloStore.StoredExclusion(
-                    exclusions.size() + 1, name, from, to, reason, author, clock.instant()))
-            : store.addExclusion(name, from, to, reason, author);
-    return saved.compose(
-        s -> {
-          exclusions.add(s);
-          LOG.info(
-              "budget exclusion on SLO {}: {} .. {} by {}: {}", name, from, to, author, reason);
-          return engine.call(e -> e.exclude(name, x)).map(ok -> s);
-        });
+    String object = from + " .. " + to;
+    return audit(caller, "slo.exclude", name, reason + " (" + object + ")", "intent")
+        .compose(
+            v ->
+                deadline.expired()
+                    ? Future.failedFuture(deadlineFailure(deadline, name))
+                    : store == null
+                        ? Future.succeededFuture(
+                            new SloStore.StoredExclusion(
+                                memoryIds.incrementAndGet(),
+                                name,
+                                from,
+                                to,
+                                reason,
+                                author,
+                                clock.instant()))
+                        : store.addExclusion(name, from, to, reason, author))
+        .compose(
+            s -> {
+              exclusions.add(s);
+              return engine.call(e -> e.exclude(name, x)).map(ok -> s);
+            })
+        .compose(
+            s ->
+                audit(
+                        caller,
+                        "slo.exclude",
+                        name,
+                        reason + " (exclusion " + s.id() + ", " + object + ")",
+                        "ok")
+                    .map(s));
+  }
+
+  /**
+   * Revokes a budget exclusion of SLO {@code name} as {@code caller} (role {@code slo-owner} for
+   * the SLO's namespace): its events count again; the stored row keeps who added it and gets who
+   * revoked it; audited {@code slo.exclusion.revoke}.
+   *
+   * @param reasonOrNull why, or null
+   * @return the revoked exclusion; 404 for an unknown SLO or exclusion (or one already revoked),
+   *     403
+   */
+  public Future<SloStore.StoredExclusion> revokeExclusion(
+      Caller caller, String name, long id, String reasonOrNull) {
+    RegisteredSlo slo = registered.get(name);
+    if (slo == null) {
+      return Future.failedFuture(unknown(name));
+    }
+    try {
+      ConsoleAuth.requireRole(
+          caller,
+          "slo-owner",
+          slo.definition().namespace(),
+          "revoking a budget exclusion of SLO " + name);
+    } catch (ApiException e) {
+      return Future.failedFuture(e);
+    }
+    SloStore.StoredExclusion x =
+        exclusions.stream()
+            .filter(e -> e.id() == id && e.slo().equals(name))
+            .findFirst()
+            .orElse(null);
+    if (x == null) {
+      return Future.failedFuture(
+          ApiException.notFound(
+              "exclusionId", "SLO '" + name + "' has no active budget exclusion " + id));
+    }
+    String why = (reasonOrNull == null ? "revoked" : reasonOrNull) + " (exclusion " + id + ")";
+    return audit(caller, "slo.exclusion.revoke", name, why, "intent")
+        .compose(
+            v ->
+                store == null
+                    ? Future.succeededFuture(true)
+                    : store.revokeExclusion(id, name, caller.user(), reasonOrNull, clock.instant()))
+        .compose(
+            ok -> {
+              if (!ok) {
+                throw ApiException.notFound(
+                    "exclusionId", "budget exclusion " + id + " was already revoked");
+              }
+              exclusions.remove(x);
+              BudgetExclusion b = new BudgetExclusion(x.from(), x.to(), x.reason(), x.author());
+              return engine.call(e -> e.revokeExclusion(name, b));
+            })
+        .compose(v -> audit(caller, "slo.exclusion.revoke", name, why, "ok"))
+        .map(x);
   }
 
   /** Registered SLOs by name (a copy). */

@@ -6,7 +6,10 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.api.Deadline;
 import org.sandboxslo.console.api.JsonBody;
+import org.sandboxslo.console.api.Replies;
+import org.sandboxslo.console.auth.ConsoleAuth;
 
 /**
  * SLO routes on the console router, answered by the {@link SloRegistry} given to the constructor
@@ -19,9 +22,14 @@ import org.sandboxslo.console.api.JsonBody;
  *       (C12: objective 100)
  *   <li>{@code GET /api/v1/slos/{id}}: one SLO; 404 unknown
  *   <li>{@code DELETE /api/v1/slos/{id}}: 204; 404 unknown; 409 for default/file SLOs
- *   <li>{@code POST /api/v1/slos/{id}/exclusions}: {@code {from,to,reason,author}} → 201 with the
- *       audited exclusion
+ *   <li>{@code POST /api/v1/slos/{id}/exclusions}: {@code {from,to,reason}} → 201 with the audited
+ *       exclusion (author = the signed-in caller)
+ *   <li>{@code DELETE /api/v1/slos/{id}/exclusions/{exclusionId}?reason=}: 200 with the revoked
+ *       exclusion; 404 unknown or already revoked
  * </ul>
+ *
+ * Writes need a signed-in caller with role {@code slo-owner} for the SLO's namespace (401/403, see
+ * {@link org.sandboxslo.console.auth.ConsoleAuth}) and are audited with that caller.
  */
 public final class SloRoutes {
   private final SloRegistry registry;
@@ -63,7 +71,8 @@ public final class SloRoutes {
             ctx -> {
               SloRegistry r = registry();
               JsonObject body = JsonBody.object(ctx, "an SLO definition");
-              Future<JsonObject> f = r.create(body).map(SloJson::slo);
+              Future<JsonObject> f =
+                  r.create(ConsoleAuth.caller(ctx), body, Deadline.of(ctx)).map(SloJson::slo);
               f.onSuccess(
                   o -> ctx.response().putHeader("Location", "/api/v1/slos/" + o.getString("id")));
               reply(ctx, 201, f);
@@ -76,16 +85,43 @@ public final class SloRoutes {
         .handler(
             ctx ->
                 registry()
-                    .delete(ctx.pathParam("id"))
-                    .onSuccess(v -> ctx.response().setStatusCode(204).end())
+                    .delete(ConsoleAuth.caller(ctx), ctx.pathParam("id"))
+                    .onSuccess(v -> Replies.json(ctx, 204, null))
                     .onFailure(ctx::fail));
     router
         .post("/api/v1/slos/:id/exclusions")
         .handler(
             ctx -> {
               SloRegistry r = registry();
-              JsonObject body = JsonBody.object(ctx, "an exclusion {from,to,reason,author}");
-              reply(ctx, 201, r.exclude(ctx.pathParam("id"), body).map(SloJson::exclusion));
+              JsonObject body = JsonBody.object(ctx, "an exclusion {from,to,reason}");
+              reply(
+                  ctx,
+                  201,
+                  r.exclude(ConsoleAuth.caller(ctx), ctx.pathParam("id"), body, Deadline.of(ctx))
+                      .map(SloJson::exclusion));
+            });
+    router
+        .delete("/api/v1/slos/:id/exclusions/:exclusionId")
+        .handler(
+            ctx -> {
+              SloRegistry r = registry();
+              String raw = ctx.pathParam("exclusionId");
+              long id;
+              try {
+                id = Long.parseLong(raw);
+              } catch (NumberFormatException e) {
+                throw ApiException.badRequest(
+                    "exclusionId", "expected the numeric id of an exclusion, got '" + raw + "'");
+              }
+              String reason = ctx.request().getParam("reason");
+              if (reason != null && (reason.isBlank() || reason.length() > 1024)) {
+                throw ApiException.badRequest("reason", "must be 1..1024 characters");
+              }
+              reply(
+                  ctx,
+                  200,
+                  r.revokeExclusion(ConsoleAuth.caller(ctx), ctx.pathParam("id"), id, reason)
+                      .map(x -> SloJson.exclusion(x).put("revoked", true)));
             });
   }
 
@@ -113,6 +149,19 @@ public final class SloRoutes {
     return json;
   }
 
+  /**
+   * The SLO part of {@code /api/v1/status}: {@code {"running", "loadErrors":[{"slo","reason"}]}}.
+   */
+  public JsonObject status() {
+    JsonArray errors = new JsonArray();
+    if (registry != null) {
+      registry
+          .loadErrors()
+          .forEach(e -> errors.add(new JsonObject().put("slo", e.slo()).put("reason", e.reason())));
+    }
+    return new JsonObject().put("running", registry != null).put("loadErrors", errors);
+  }
+
   private SloRegistry registry() {
     if (registry == null) {
       throw ApiException.notReady("the SLO service is not running");
@@ -121,12 +170,6 @@ public final class SloRoutes {
   }
 
   private static void reply(RoutingContext ctx, int status, Future<JsonObject> f) {
-    f.onSuccess(
-            o ->
-                ctx.response()
-                    .setStatusCode(status)
-                    .putHeader("Content-Type", "application/json")
-                    .end(o.encode()))
-        .onFailure(ctx::fail);
+    f.onSuccess(o -> Replies.json(ctx, status, o)).onFailure(ctx::fail);
   }
 }

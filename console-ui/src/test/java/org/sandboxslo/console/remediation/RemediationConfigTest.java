@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.sandboxslo.console.auth.Caller;
 
 class RemediationConfigTest {
   @Test
@@ -45,7 +46,7 @@ class RemediationConfigTest {
   @Test
   void badKeysAndValuesAreOneLineErrorsNamingTheKey() {
     assertEquals(
-        "sloconsole.auth.tokens: unknown role 'root' for user alice; roles: viewer, operator, approver, admin "
+        "sloconsole.auth.tokens: unknown role 'root' for user alice; roles: viewer, operator, approver, slo-owner, admin "
             + "(optionally role:namespace)",
         assertThrows(
                 IllegalArgumentException.class,

@@ -28,6 +28,7 @@ import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.auth.Caller;
 import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.controller.DemoManifests;
 import org.sandboxslo.engine.model.Kind;

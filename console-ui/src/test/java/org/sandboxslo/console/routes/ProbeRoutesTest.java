@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -25,6 +26,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.console.auth.AuthConfig;
+import org.sandboxslo.console.auth.Caller;
+import org.sandboxslo.console.auth.ConsoleAuth;
 import org.sandboxslo.engine.model.FleetEvent;
 
 /**
@@ -35,25 +39,11 @@ import org.sandboxslo.engine.model.FleetEvent;
 class ProbeRoutesTest {
   static final Instant NOW = Instant.parse("2026-10-05T09:30:00Z");
 
-  /** Tokens as the remediation API maps them: token → user, roles (namespace-scoped or not). */
-  static final Map<String, Map.Entry<String, List<String>>> TOKENS =
+  /** Static tokens of the console's sign-in: token → caller (namespace-scoped or not). */
+  static final Map<String, Caller> TOKENS =
       Map.of(
-          "op-a", Map.entry("olga", List.of("operator:team-a")),
-          "viewer", Map.entry("vic", List.of("viewer")));
-
-  static void require(String authorization, String role, String namespace) {
-    if (authorization == null || !authorization.startsWith("Bearer ")) {
-      throw new ApiException(401, "unauthorized", "Authorization", "missing bearer token");
-    }
-    var c = TOKENS.get(authorization.substring(7));
-    if (c == null) {
-      throw new ApiException(401, "unauthorized", "Authorization", "unknown token");
-    }
-    if (namespace != null && !c.getValue().contains(role + ":" + namespace)) {
-      throw new ApiException(
-          403, "forbidden", "role", "user " + c.getKey() + " lacks role " + role);
-    }
-  }
+          "op-a", new Caller("olga", Set.of("operator:team-a")),
+          "viewer", new Caller("vic", Set.of("viewer")));
 
   final List<FleetEvent> received = new CopyOnWriteArrayList<>();
   volatile Consumer<FleetEvent> sink = received::add;
@@ -63,8 +53,8 @@ class ProbeRoutesTest {
   @BeforeEach
   void start(Vertx vertx, VertxTestContext tc) {
     Router r = Router.router(vertx);
-    new ProbeRoutes(() -> sink, ProbeRoutesTest::require, Clock.fixed(NOW, ZoneOffset.UTC))
-        .mount(r);
+    r.route().handler(ConsoleAuth.of(AuthConfig.ofTokens(TOKENS, true)));
+    new ProbeRoutes(() -> sink, Clock.fixed(NOW, ZoneOffset.UTC)).mount(r);
     r.route()
         .failureHandler(
             ctx -> {
@@ -90,7 +80,10 @@ class ProbeRoutesTest {
   }
 
   Future<HttpResponse<Buffer>> post(String token, String body) {
-    var req = client.post(server.actualPort(), "127.0.0.1", "/api/v1/probes");
+    var req =
+        client
+            .post(server.actualPort(), "127.0.0.1", "/api/v1/probes")
+            .putHeader("Content-Type", "application/json");
     if (token != null) {
       req.putHeader("Authorization", "Bearer " + token);
     }
@@ -183,7 +176,7 @@ class ProbeRoutesTest {
                           assertEquals(401, ((HttpResponse<Buffer>) all.resultAt(1)).statusCode());
                           assertEquals(403, ((HttpResponse<Buffer>) all.resultAt(2)).statusCode());
                           assertEquals(403, ((HttpResponse<Buffer>) all.resultAt(3)).statusCode());
-                          // no token: 401 before the body is read
+                          // no token: 401 before the body is read (by the sign-in layer)
                           assertEquals(401, ((HttpResponse<Buffer>) all.resultAt(4)).statusCode());
                           assertTrue(received.isEmpty());
                           tc.completeNow();

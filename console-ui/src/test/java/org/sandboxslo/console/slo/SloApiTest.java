@@ -158,6 +158,95 @@ class SloApiTest {
   }
 
   @Test
+  void deletingAUserOverrideBringsTheDefaultBackWithItsOwnBudgetHistory(@TempDir Path tmp)
+      throws Exception {
+    String name = "warm-hit-team-a-tpl-py";
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+    Map<String, String> cfg = Map.of("sloconsole.slo.period", "1h");
+    try (SloHarness h = new SloHarness(tmp.resolve("pg"), cfg)) {
+      h.loop
+          .sink()
+          .accept(
+              new FleetEvent.Upserted(
+                  new TemplateView(
+                      new ObjectRef("team-a", "tpl-py"),
+                      "uid-t",
+                      "1",
+                      1,
+                      "digest",
+                      null,
+                      null,
+                      List.of("img:1")),
+                  null,
+                  Instant.now()));
+      await().atMost(Duration.ofSeconds(20)).until(() -> names(h).contains(name));
+      // the default's history: 80 good of 100 valid half an hour ago, stored
+      SloHarness.get(
+          h.loop.call(
+              e -> {
+                e.ledger(name).record(now.minus(Duration.ofMinutes(30)), 80, 100);
+                return null;
+              }));
+      assertTrue(SloHarness.get(h.slo.persistNow()) > 0);
+
+      JsonObject user =
+          new JsonObject()
+              .put("name", name)
+              .put("sli", "warm_hit_ratio")
+              .put("objective", 90)
+              .put("window", "1h")
+              .put(
+                  "selector",
+                  new JsonObject().put("namespace", "team-a").put("sandboxTemplate", "tpl-py"));
+      assertEquals(201, h.post("/api/v1/slos", user).statusCode());
+      JsonObject over = h.get("/api/v1/slos/" + name).bodyAsJsonObject();
+      assertEquals("user", over.getString("origin"));
+      // the override starts from its own (empty) history, not the default's
+      assertEquals(0, over.getLong("valid"));
+      SloHarness.get(
+          h.loop.call(
+              e -> {
+                // now: the incremental persist writes buckets changed since its last run
+                e.ledger(name).record(Instant.now(), 10, 10);
+                return null;
+              }));
+      assertTrue(SloHarness.get(h.slo.persistNow()) > 0);
+      assertEquals(10, h.get("/api/v1/slos/" + name).bodyAsJsonObject().getLong("valid"));
+
+      assertEquals(204, h.delete("/api/v1/slos/" + name).statusCode());
+      JsonObject back = h.get("/api/v1/slos/" + name).bodyAsJsonObject();
+      assertEquals("default", back.getString("origin"));
+      // 80 / 100 from the store: the default's history survived, the override's is gone
+      assertEquals(80, back.getLong("good"));
+      assertEquals(100, back.getLong("valid"));
+      assertTrue(SloHarness.get(h.slo.persistNow()) >= 0);
+    }
+    // and after a restart the default still finds its history (re-fed from the store)
+    try (SloHarness h = new SloHarness(tmp.resolve("pg"), cfg)) {
+      h.loop
+          .sink()
+          .accept(
+              new FleetEvent.Upserted(
+                  new TemplateView(
+                      new ObjectRef("team-a", "tpl-py"),
+                      "uid-t",
+                      "1",
+                      1,
+                      "digest",
+                      null,
+                      null,
+                      List.of("img:1")),
+                  null,
+                  Instant.now()));
+      await().atMost(Duration.ofSeconds(20)).until(() -> names(h).contains(name));
+      JsonObject again = h.get("/api/v1/slos/" + name).bodyAsJsonObject();
+      assertEquals("default", again.getString("origin"));
+      assertEquals(80, again.getLong("good"));
+      assertEquals(100, again.getLong("valid"));
+    }
+  }
+
+  @Test
   void budgetHistoryAndExclusionsSurviveARestartAndAnExclusionRefundsTheBudget(@TempDir Path tmp)
       throws Exception {
     Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);

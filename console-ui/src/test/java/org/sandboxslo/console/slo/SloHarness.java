@@ -12,18 +12,38 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.ConsoleServer;
 import org.sandboxslo.console.ConsoleServices;
+import org.sandboxslo.console.api.IdempotencyKeys;
+import org.sandboxslo.console.auth.AuthConfig;
+import org.sandboxslo.console.auth.Caller;
+import org.sandboxslo.console.auth.ConsoleAuth;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.engine.EngineConfig;
 import org.sandboxslo.engine.FleetEngine;
 import org.sandboxslo.store.Database;
+import org.sandboxslo.store.IdempotencyStore;
 import org.sandboxslo.store.SloStore;
 
-/** Engine loop + embedded PostgreSQL + SLO subsystem + console server on free ports, for tests. */
+/**
+ * Engine loop + embedded PostgreSQL + SLO subsystem + console server on free ports, for tests.
+ * Static tokens: {@link #OWNER} (user alice, {@code slo-owner}, sent by default), {@link #VIEWER}
+ * (victor, {@code viewer}) and {@link #TEAM_A_OWNER} (tara, {@code slo-owner:team-a}); anonymous
+ * reads unless {@code sloconsole.auth.anonymous-read=false} is given.
+ */
 final class SloHarness implements AutoCloseable {
+  static final String OWNER = "owner-token-0123456789";
+  static final String VIEWER = "viewer-token-0123456789";
+  static final String TEAM_A_OWNER = "team-a-owner-token-0123";
+  static final Map<String, Caller> TOKENS =
+      Map.of(
+          OWNER, new Caller("alice", Set.of("slo-owner")),
+          VIEWER, new Caller("victor", Set.of("viewer")),
+          TEAM_A_OWNER, new Caller("tara", Set.of("slo-owner:team-a")));
+
   final Vertx vertx = Vertx.vertx();
   final EngineLoop loop;
   final Database storage;
@@ -41,7 +61,13 @@ final class SloHarness implements AutoCloseable {
                 "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString(),
                 "sloconsole.slo.refresh-interval", "200ms"));
     m.putAll(extra);
-    ConsoleConfig config = ConsoleConfig.fromMap(m);
+    ConsoleConfig config =
+        ConsoleConfig.fromMap(
+            m.entrySet().stream()
+                .filter(e -> !e.getKey().startsWith("sloconsole.auth."))
+                .collect(
+                    java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+    ConsoleAuth auth = ConsoleAuth.of(AuthConfig.fromMap(m, TOKENS, true, java.util.Set.of()));
     loop =
         new EngineLoop(
             new FleetEngine(EngineConfig.fromMap(Map.of())),
@@ -65,7 +91,8 @@ final class SloHarness implements AutoCloseable {
                 loop,
                 storage.store(),
                 new PrometheusRegistry(),
-                ConsoleServices.of(slo, null)));
+                ConsoleServices.of(slo, null, auth)
+                    .withIdempotency(IdempotencyKeys.of(new IdempotencyStore(storage.pool())))));
     web = WebClient.create(vertx);
   }
 
@@ -74,21 +101,42 @@ final class SloHarness implements AutoCloseable {
   }
 
   HttpResponse<Buffer> post(String path, JsonObject body) throws Exception {
-    return get(
+    return post(path, body, OWNER);
+  }
+
+  /** POSTs JSON with {@code Authorization: Bearer token} (null: none). */
+  HttpResponse<Buffer> post(String path, JsonObject body, String token) throws Exception {
+    var req =
         web.post(server.httpPort(), "127.0.0.1", path)
-            .putHeader("Content-Type", "application/json")
-            .sendBuffer(Buffer.buffer(body.encode())));
+            .putHeader("Content-Type", "application/json");
+    if (token != null) {
+      req.putHeader("Authorization", "Bearer " + token);
+    }
+    return get(req.sendBuffer(Buffer.buffer(body.encode())));
   }
 
   HttpResponse<Buffer> post(String path, String contentType, String body) throws Exception {
     return get(
         web.post(server.httpPort(), "127.0.0.1", path)
             .putHeader("Content-Type", contentType)
+            .putHeader("Authorization", "Bearer " + OWNER)
             .sendBuffer(Buffer.buffer(body)));
   }
 
   HttpResponse<Buffer> delete(String path) throws Exception {
-    return get(web.delete(server.httpPort(), "127.0.0.1", path).send());
+    return delete(path, OWNER);
+  }
+
+  HttpResponse<Buffer> delete(String path, String token) throws Exception {
+    var req = web.delete(server.httpPort(), "127.0.0.1", path);
+    if (token != null) {
+      req.putHeader("Authorization", "Bearer " + token);
+    }
+    return get(req.send());
+  }
+
+  int port() {
+    return server.httpPort();
   }
 
   static <T> T get(Future<T> f) throws Exception {

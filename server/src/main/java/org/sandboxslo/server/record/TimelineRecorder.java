@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
+import org.sandboxslo.collector.EnvRedaction;
 import org.sandboxslo.collector.SandboxCollector;
 import org.sandboxslo.engine.model.Kind;
 
@@ -17,7 +18,8 @@ import org.sandboxslo.engine.model.Kind;
  * conventions), so an incident can be replayed later with {@code sandbox-slo replay FILE}: a {@code
  * case}/{@code timeline} YAML document whose entries are one JSON flow mapping per line ({@code at}
  * = receive time, {@code type}, {@code object} or {@code kind}). The file is valid while it grows;
- * each line is flushed.
+ * each line is flushed. Env values ({@code spec.env[].value} of claims, container env) are written
+ * as {@value org.sandboxslo.collector.EnvRedaction#REDACTED} ({@link EnvRedaction}).
  */
 public final class TimelineRecorder implements SandboxCollector.Recorder, AutoCloseable {
   private final BufferedWriter out;
@@ -49,7 +51,8 @@ public final class TimelineRecorder implements SandboxCollector.Recorder, AutoCl
       String type, Kind kind, Map<String, Object> object, Instant receivedAt) {
     JsonObject e = new JsonObject().put("at", receivedAt.toString()).put("type", type);
     if (object != null) {
-      e.put("object", new JsonObject(object));
+      // secrets never leave the process: env values of claims and pod templates are redacted
+      e.put("object", new JsonObject(EnvRedaction.redact(object)));
     } else {
       e.put("kind", kind.kindName());
     }

@@ -179,7 +179,10 @@ record ReplayInput(
         });
     p.exceptionHandler(
         ex -> {
-          throw new IllegalArgumentException("JSON parse error: " + ex.getMessage());
+          String m = String.valueOf(ex.getMessage()).replaceFirst("^JSON parse error: ", "");
+          int cut = m.indexOf(" (start marker");
+          throw new IllegalArgumentException(
+              "JSON parse error: " + (cut > 0 ? m.substring(0, cut) : m).replaceAll("\\s+", " "));
         });
     try {
       p.handle(Buffer.buffer(json));

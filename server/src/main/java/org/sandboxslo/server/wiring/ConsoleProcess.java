@@ -25,6 +25,9 @@ import org.sandboxslo.collector.SandboxCollector;
 import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.ConsoleServer;
 import org.sandboxslo.console.ConsoleServices;
+import org.sandboxslo.console.api.IdempotencyKeys;
+import org.sandboxslo.console.auth.AuthConfig;
+import org.sandboxslo.console.auth.ConsoleAuth;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.console.remediation.RemediationConfig;
@@ -37,6 +40,7 @@ import org.sandboxslo.engine.finding.DiagnosisConfig;
 import org.sandboxslo.engine.time.Durations;
 import org.sandboxslo.server.record.TimelineRecorder;
 import org.sandboxslo.store.Database;
+import org.sandboxslo.store.IdempotencyStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -151,6 +155,17 @@ public final class ConsoleProcess implements AutoCloseable {
     SloSubsystem slos = SloWiring.start(vertx, settings, engine, storage, local);
     closeables.push(() -> await(slos.stop()));
     slo = slos;
+    // one sign-in for the whole console: static tokens (the remediation config's, demo tokens
+    // included), JWT against a JWKS, or proxy headers with the shared secret
+    AuthConfig authConfig =
+        AuthConfig.fromMap(settings, rem.config().tokens(), local != null, RemediationConfig.KEYS);
+    if (local != null && authConfig.webhookToken().isEmpty()) {
+      String token = RemediationConfig.randomToken();
+      authConfig = authConfig.withWebhookToken(token);
+      System.out.println("Alertmanager webhook demo token (Bearer): " + token);
+    }
+    ConsoleAuth auth = await(ConsoleAuth.start(vertx, authConfig));
+    closeables.push(auth::stop);
     // JVM memory, GC, threads and class loading next to the console's own metrics (once per
     // registry)
     JvmMetrics.builder().register(PrometheusRegistry.defaultRegistry);
@@ -163,7 +178,11 @@ public final class ConsoleProcess implements AutoCloseable {
                 engine,
                 storage.store(),
                 PrometheusRegistry.defaultRegistry,
-                ConsoleServices.of(slos, rem)));
+                ConsoleServices.of(slos, rem, auth)
+                    .withIdempotency(
+                        IdempotencyKeys.of(
+                            new IdempotencyStore(storage.pool(), storage.failureBound())))
+                    .withDatabase(storage::status)));
     closeables.push(() -> await(console.stop()));
   }
 
@@ -277,6 +296,7 @@ public final class ConsoleProcess implements AutoCloseable {
         }
       }
       RemediationConfig.fromMap(s);
+      AuthConfig.fromMap(s, Map.of(), false, RemediationConfig.KEYS);
       SloSettings.fromMap(s);
       return new Configs(
           EngineConfig.fromMap(s),

@@ -14,7 +14,6 @@ import org.sandboxslo.console.remediation.RemediationFleet;
 import org.sandboxslo.engine.model.ObjectRef;
 import org.sandboxslo.engine.remediation.PoolState;
 import org.sandboxslo.store.Database;
-import org.sandboxslo.store.RemediationStore;
 
 /**
  * Starts the {@link Remediation} of the assembled service: its own connection pool on the console
@@ -75,6 +74,6 @@ final class RemediationWiring {
         };
     return ConsoleProcess.await(
         Remediation.start(
-            vertx, cfg, new RemediationStore(storage.pool()), client, fleet, Clock.systemUTC()));
+            vertx, cfg, storage.remediationStore(), client, fleet, Clock.systemUTC()));
   }
 }

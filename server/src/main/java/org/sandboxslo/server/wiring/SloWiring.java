@@ -48,7 +48,7 @@ public final class SloWiring {
         settings = settings.withControllerUrl(url);
       }
     }
-    SloStore store = storage == null ? null : new SloStore(storage.pool());
+    SloStore store = storage == null ? null : storage.sloStore();
     // every controller scrape also feeds the engine: the controller report and its diagnoses
     return await(
         SloSubsystem.start(

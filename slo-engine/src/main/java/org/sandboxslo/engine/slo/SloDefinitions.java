@@ -25,6 +25,22 @@ public final class SloDefinitions {
       "objective must be > 0 and < 100; 100 leaves no error budget and an infinite burn rate";
   public static final Duration DEFAULT_PERIOD = Duration.ofDays(28);
   public static final long DEFAULT_MIN_EVENTS = 10;
+
+  /** Longest compliance window (period): a year, leap day included. */
+  public static final Duration MAX_PERIOD = Duration.ofDays(366);
+
+  /** Longest latency threshold of a claim-to-ready SLO. */
+  public static final Duration MAX_LATENCY_THRESHOLD = Duration.ofHours(1);
+
+  /** Largest {@code minEvents}. */
+  public static final long MAX_MIN_EVENTS = 1_000_000_000L;
+
+  /** Largest burn-rate factor of an alerting tier. */
+  public static final double MAX_BURN_RATE_FACTOR = 1000;
+
+  /** Longest {@code description}, in characters. */
+  public static final int MAX_DESCRIPTION = 1024;
+
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
   /**
@@ -96,6 +112,23 @@ public final class SloDefinitions {
     Duration period = win == null ? DEFAULT_PERIOD : duration(win, winField, errors);
     if (period != null && period.compareTo(Duration.ofMinutes(1)) < 0) {
       errors.add(new FieldError(winField, "must be at least 1m, got " + Durations.format(period)));
+      period = null;
+    } else if (period != null && period.compareTo(MAX_PERIOD) > 0) {
+      errors.add(
+          new FieldError(
+              winField,
+              "must be at most "
+                  + Durations.format(MAX_PERIOD)
+                  + ", got "
+                  + Durations.format(period)));
+      period = null;
+    }
+    Object description = in.get("description");
+    if (description != null
+        && (!(description instanceof String d) || d.length() > MAX_DESCRIPTION)) {
+      errors.add(
+          new FieldError(
+              "description", "must be a string of at most " + MAX_DESCRIPTION + " characters"));
     }
     Duration threshold = null;
     if (sli == SliType.CLAIM_TO_READY_LATENCY) {
@@ -103,6 +136,16 @@ public final class SloDefinitions {
           in.get("latencyThreshold") == null
               ? Duration.ofSeconds(1)
               : duration(in.get("latencyThreshold"), "latencyThreshold", errors);
+      if (threshold != null && threshold.compareTo(MAX_LATENCY_THRESHOLD) > 0) {
+        errors.add(
+            new FieldError(
+                "latencyThreshold",
+                "must be at most "
+                    + Durations.format(MAX_LATENCY_THRESHOLD)
+                    + ", got "
+                    + Durations.format(threshold)));
+        threshold = null;
+      }
     } else if (in.get("latencyThreshold") != null) {
       errors.add(new FieldError("latencyThreshold", "only applies to sli claim_to_ready_latency"));
     }
@@ -124,8 +167,10 @@ public final class SloDefinitions {
     long minEvents = DEFAULT_MIN_EVENTS;
     if (in.get("minEvents") != null) {
       Double m = number(in.get("minEvents"), "minEvents", errors);
-      if (m != null && (m < 0 || m != Math.rint(m))) {
-        errors.add(new FieldError("minEvents", "must be a whole number >= 0, got " + m));
+      if (m != null && (m < 0 || m != Math.rint(m) || m > MAX_MIN_EVENTS)) {
+        errors.add(
+            new FieldError(
+                "minEvents", "must be a whole number 0.." + MAX_MIN_EVENTS + ", got " + m));
       } else if (m != null) {
         minEvents = m.longValue();
       }
@@ -293,6 +338,25 @@ public final class SloDefinitions {
       Duration sw = duration(m.get("short"), f + ".short", errors);
       Double factor = number(m.get("factor"), f + ".factor", errors);
       if (lw == null || sw == null || factor == null) {
+        continue;
+      }
+      if (!(factor > 0 && factor <= MAX_BURN_RATE_FACTOR)) {
+        errors.add(
+            new FieldError(
+                f + ".factor",
+                "must be in (0, " + (int) MAX_BURN_RATE_FACTOR + "], got " + factor));
+        continue;
+      }
+      if (lw.compareTo(MAX_PERIOD) > 0 || sw.compareTo(lw) > 0) {
+        errors.add(
+            new FieldError(
+                f,
+                "windows must satisfy short <= long <= "
+                    + Durations.format(MAX_PERIOD)
+                    + ", got long "
+                    + Durations.format(lw)
+                    + ", short "
+                    + Durations.format(sw)));
         continue;
       }
       try {

@@ -85,6 +85,11 @@ public final class SloLedger {
     exclusions.add(Objects.requireNonNull(e, "exclusion"));
   }
 
+  /** Removes a maintenance window (revoked); its events count again. False when not present. */
+  public boolean revoke(BudgetExclusion e) {
+    return exclusions.remove(e);
+  }
+
   public List<BudgetExclusion> exclusions() {
     return List.copyOf(exclusions);
   }

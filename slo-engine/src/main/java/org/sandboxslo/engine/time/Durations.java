@@ -26,22 +26,33 @@ public final class Durations {
     String v = value.trim();
     Matcher m = P.matcher(v);
     if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      return switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        case "h" -> Duration.ofHours(n);
-        case "d" -> Duration.ofDays(n);
-        default -> Duration.ofDays(7 * n);
-      };
+      try {
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+          case "ms" -> Duration.ofMillis(n);
+          case "s" -> Duration.ofSeconds(n);
+          case "m" -> Duration.ofMinutes(n);
+          case "h" -> Duration.ofHours(n);
+          case "d" -> Duration.ofDays(n);
+          default -> Duration.ofDays(Math.multiplyExact(7, n));
+        };
+      } catch (ArithmeticException | NumberFormatException e) {
+        throw new IllegalArgumentException(
+            key + ": duration out of range, got '" + shown(value) + "'", e);
+      }
     }
     try {
       return Duration.parse(v);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(
-          key + ": expected a duration like 30s, 5m, 1h, got '" + value + "'");
+          key + ": expected a duration like 30s, 5m, 1h, got '" + shown(value) + "'");
     }
+  }
+
+  /** The value for an error message: one line, at most 40 characters. */
+  private static String shown(String value) {
+    String v = value.length() > 40 ? value.substring(0, 40) + "…" : value;
+    return v.replaceAll("\\p{Cntrl}|\\p{Zl}|\\p{Zp}", "?");
   }
 
   /** Formats as Prometheus-style text: {@code 5m}, {@code 1h}, {@code 90s}. */

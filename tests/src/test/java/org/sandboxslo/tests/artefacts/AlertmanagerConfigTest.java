@@ -103,6 +103,12 @@ class AlertmanagerConfigTest {
     Map<String, Object> webhook = Artefacts.list(receiver.get("webhook_configs")).get(0);
     assertEquals("http://127.0.0.1:8080/hooks/alertmanager", webhook.get("url"));
     assertEquals(Boolean.TRUE, webhook.get("send_resolved"));
+    // the console refuses the webhook without its secret (sloconsole.alertmanager.webhook-token)
+    @SuppressWarnings("unchecked")
+    Map<String, Object> http = (Map<String, Object>) webhook.get("http_config");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> authorization = (Map<String, Object>) http.get("authorization");
+    assertEquals("REPLACE-WITH-CONSOLE-WEBHOOK-TOKEN", authorization.get("credentials"));
   }
 
   @TestFactory

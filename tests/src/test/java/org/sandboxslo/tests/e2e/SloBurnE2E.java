@@ -38,6 +38,8 @@ import org.sandboxslo.engine.slo.SloDefinitions;
  * claims only (C05), which env claims are not.
  */
 class SloBurnE2E {
+  static final String SLO_OWNER_TOKEN = "slo-owner-token-0123456789";
+
   static final String SLO = "notebook-warm-hit";
   static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -54,6 +56,8 @@ class SloBurnE2E {
     settings.put("sloconsole.db.work-dir", dir.resolve("pg-bin").toString());
     settings.put("sloconsole.load.enabled", "false");
     settings.put("sloconsole.slo.defaults", "false");
+    // SLO writes need a signed-in slo-owner
+    settings.put("sloconsole.auth.tokens", "olivia:" + SLO_OWNER_TOKEN + ":slo-owner");
     // quick refill, so calm load never finds the pool empty even on a loaded CI machine
     settings.put("sloconsole.controller.cold-start-p50", "500ms");
     settings.put("sloconsole.controller.cold-start-p95", "1500ms");
@@ -88,6 +92,7 @@ class SloBurnE2E {
           HTTP.send(
               HttpRequest.newBuilder(URI.create(console + "/api/v1/slos"))
                   .header("Content-Type", "application/json")
+                  .header("Authorization", "Bearer " + SLO_OWNER_TOKEN)
                   .POST(HttpRequest.BodyPublishers.ofString(Http.JSON.writeValueAsString(body)))
                   .build(),
               HttpResponse.BodyHandlers.ofString());

@@ -66,6 +66,8 @@ class WatchModeE2E {
     settings.remove("sloconsole.app.kubeconfig"); // a demo key: watch mode rejects it
     settings.put("sloconsole.collector.resync-period", "0s");
     settings.put("sloconsole.collector.namespaces", "demo");
+    // watch mode is production: reads need a caller unless anonymous reads are switched on
+    settings.put("sloconsole.auth.anonymous-read", "true");
     app = ConsoleProcess.watch(settings, KubeClients.forKubeconfig(kubeconfig, "test"));
     Demo.awaitReady(app);
   }

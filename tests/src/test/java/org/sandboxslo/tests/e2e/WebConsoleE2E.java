@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
-import org.sandboxslo.console.remediation.Caller;
+import org.sandboxslo.console.auth.Caller;
 import org.sandboxslo.demo.DemoApp;
 
 /**
@@ -54,6 +54,10 @@ import org.sandboxslo.demo.DemoApp;
 class WebConsoleE2E {
   @TempDir static Path dir;
   DemoApp app;
+
+  /** Alertmanager's credential for the webhook (the console refuses the webhook without it). */
+  static final String WEBHOOK_TOKEN = "web-console-e2e-webhook-token";
+
   Browser b;
   String admin;
   String reviewer;
@@ -77,6 +81,7 @@ class WebConsoleE2E {
     s.put("sloconsole.app.scenario-start", "5s");
     s.put("sloconsole.store.snapshot-interval", "2s");
     s.put("sloconsole.remediation.poll-interval", "200ms");
+    s.put("sloconsole.alertmanager.webhook-token", WEBHOOK_TOKEN);
     app = DemoApp.start(s, List.of(), Map.of(), e -> {});
     Demo.awaitReady(app);
     for (Map.Entry<String, Caller> e : app.remediation().config().tokens().entrySet()) {
@@ -171,10 +176,26 @@ class WebConsoleE2E {
             .send(
                 HttpRequest.newBuilder(URI.create(api("/hooks/alertmanager")))
                     .header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + WEBHOOK_TOKEN)
                     .POST(HttpRequest.BodyPublishers.ofString(body))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
     assertEquals(200, r.statusCode(), r.body());
+  }
+
+  /**
+   * Clicks {@code selector} once it is present; the plan page re-renders every second, so a button
+   * found just before a re-render is looked up again instead of failing as stale.
+   */
+  void clickWhenStable(String selector) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreException(org.openqa.selenium.StaleElementReferenceException.class)
+        .until(
+            () -> {
+              b.await(selector, 30).click();
+              return true;
+            });
   }
 
   void signIn(String token) {
@@ -452,14 +473,14 @@ class WebConsoleE2E {
     signIn(reviewer);
     for (String id : plans.values()) {
       b.open("/plans/" + id);
-      b.await("#plan-approve:enabled", 30).click();
+      clickWhenStable("#plan-approve:enabled");
       untilEquals("#plan-state", () -> "approved", 30);
     }
     check("12-plan-approved");
     signIn(admin);
     for (Map.Entry<String, String> e : plans.entrySet()) {
       b.open("/plans/" + e.getValue());
-      b.await("#plan-execute:enabled", 30).click();
+      clickWhenStable("#plan-execute:enabled");
       b.await("#confirm", 10);
       if (e.getKey().equals("PacedRecreate")) {
         assertTrue(

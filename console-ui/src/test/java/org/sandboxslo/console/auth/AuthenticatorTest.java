@@ -1,4 +1,4 @@
-package org.sandboxslo.console.remediation;
+package org.sandboxslo.console.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package org.sandboxslo.console.remediation;
+package org.sandboxslo.console.auth;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -49,20 +49,34 @@ public final class Authenticator {
       throw new ApiException(
           401, "unauthorized", "Authorization", "expected Authorization: Bearer <token>");
     }
-    byte[] presented = sha256(authorization.substring(7).trim());
-    Caller found = null;
-    for (Entry e : entries) {
-      if (MessageDigest.isEqual(e.hash(), presented) && found == null) {
-        found = e.caller();
-      }
-    }
+    Caller found = find(authorization.substring(7).trim());
     if (found == null) {
       throw new ApiException(401, "unauthorized", "Authorization", "unknown token");
     }
     return found;
   }
 
-  private static byte[] sha256(String token) {
+  /**
+   * The caller of a bare token, or null when no configured token matches. Compares the token's
+   * SHA-256 with every configured hash in constant time, without stopping at a match.
+   */
+  public Caller find(String token) {
+    byte[] presented = sha256(token);
+    Caller found = null;
+    for (Entry e : entries) {
+      if (MessageDigest.isEqual(e.hash(), presented) && found == null) {
+        found = e.caller();
+      }
+    }
+    return found;
+  }
+
+  /** Whether any token is configured. */
+  public boolean isEmpty() {
+    return entries.isEmpty();
+  }
+
+  static byte[] sha256(String token) {
     try {
       return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {
