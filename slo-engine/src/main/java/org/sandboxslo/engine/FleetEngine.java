@@ -66,6 +66,32 @@ public final class FleetEngine {
   private final Map<ObjectRef, TemplateView> templates = new HashMap<>();
   private final Map<ObjectRef, PoolView> pools = new HashMap<>();
   private final Map<ObjectRef, SandboxView> sandboxes = new HashMap<>();
+
+  /** Shares equal strings and values between the kept Sandbox views (memory per Sandbox). */
+  private final Canonicalizer canonical = new Canonicalizer();
+
+  /**
+   * Sandboxes with a controller ownerReference to a pool, by pool (namespace/owner name), deleting
+   * ones included: pool gauges and idle-member counts read one pool's members, not every Sandbox.
+   */
+  private final Map<ObjectRef, PoolMembers> poolMembers = new HashMap<>();
+
+  /** Pool gauges of the last snapshot, reused while nothing they depend on changed. */
+  private final Map<ObjectRef, CachedGauge> gaugeCache = new HashMap<>();
+
+  /** The members of one pool and a version that changes with every change among them. */
+  private static final class PoolMembers {
+    final Map<ObjectRef, SandboxView> members = new HashMap<>();
+    long version;
+  }
+
+  /**
+   * A pool gauge with what it was computed from: the pool and template views, the learned hash
+   * (compared by identity: the engine replaces them, never mutates them) and the members' version.
+   */
+  private record CachedGauge(
+      PoolView pool, TemplateView template, String[] learned, long version, PoolGauge gauge) {}
+
   private final Map<ObjectRef, ClaimView> claims = new HashMap<>();
   private final Set<String> countedClaims = new HashSet<>();
   private final Set<String> countedMembers = new HashSet<>();
@@ -268,10 +294,12 @@ public final class FleetEngine {
     } else if (v instanceof PoolView p) {
       pools.put(p.ref(), p);
       retryPendingClaims();
-    } else if (v instanceof SandboxView s) {
+    } else if (v instanceof SandboxView view) {
+      SandboxView s = canonical.sandbox(view);
       SandboxView before =
           prev instanceof SandboxView ps && Objects.equals(ps.uid(), s.uid()) ? ps : null;
       sandboxes.put(s.ref(), s);
+      indexMember(prev instanceof SandboxView ps ? ps : null, s);
       learnHash(s);
       String tpl = templateOfSandbox(s, null);
       observations.onSandbox(
@@ -303,6 +331,7 @@ public final class FleetEngine {
     switch (d.kind()) {
       case SANDBOX -> {
         SandboxView s = sandboxes.remove(d.ref());
+        indexMember(s, null);
         observations.onSandboxDeleted(s != null ? s.uid() : d.uid(), d.receivedAt());
         if (s != null && s.uid() != null) {
           countedMembers.remove(s.uid());
@@ -318,8 +347,12 @@ public final class FleetEngine {
         ClaimView c = claims.remove(d.ref());
         if (c != null && c.uid() != null) {
           countedClaims.remove(c.uid());
-          pendingClaims.remove(c.uid());
-          idleAtArrival.remove(c.uid());
+          if (!pendingClaims.isEmpty()) {
+            pendingClaims.remove(c.uid());
+          }
+          if (!idleAtArrival.isEmpty()) {
+            idleAtArrival.remove(c.uid());
+          }
         }
       }
     }
@@ -340,8 +373,8 @@ public final class FleetEngine {
       String template = templateOfSandbox(s, poolRef);
       Instant readyAt = s.ready().lastTransitionTime();
       Duration latency = Duration.between(s.createdAt(), readyAt);
-      for (SliKey key : keys(s.ref().namespace(), template, poolRef.name())) {
-        seriesOf(key).recordColdStart(readyAt, latency.isNegative() ? Duration.ZERO : latency);
+      for (SliSeries series : seriesFor(s.ref().namespace(), template, poolRef.name())) {
+        series.recordColdStart(readyAt, latency.isNegative() ? Duration.ZERO : latency);
       }
     }
     if (s.uid() == null) {
@@ -397,8 +430,8 @@ public final class FleetEngine {
       SandboxView s, Instant started, Instant ended, ResumeResult result, Duration latency) {
     String template = templateOfSandbox(s, null);
     Instant at = result == ResumeResult.TIMEOUT ? started.plus(config.resumeTimeout()) : ended;
-    for (SliKey key : keys(s.ref().namespace(), template, poolOf(s))) {
-      seriesOf(key).recordResume(at, result, latency);
+    for (SliSeries series : seriesFor(s.ref().namespace(), template, poolOf(s))) {
+      series.recordResume(at, result, latency);
     }
     feedResume(s.ref().namespace(), template, at, result);
     observations.onResume(
@@ -497,8 +530,8 @@ public final class FleetEngine {
     if (!warm) {
       streamLog.coldLaunch(c, readyAt, eligible);
     }
-    for (SliKey key : keys(ns, template, c.warmPoolName())) {
-      seriesOf(key).recordClaim(readyAt, warm, latency, eligible);
+    for (SliSeries series : seriesFor(ns, template, c.warmPoolName())) {
+      series.recordClaim(readyAt, warm, latency, eligible);
     }
     feedClaim(ns, template, readyAt, warm, latency, eligible);
     return true;
@@ -507,8 +540,8 @@ public final class FleetEngine {
   private void noteDiagnosisFacts(
       ClaimView c, SandboxView sb, String template, boolean warm, Instant readyAt) {
     String ns = c.ref().namespace();
-    TemplateView t = templates.get(new ObjectRef(ns, template));
-    if (warm && sb != null && t != null && isStale(sb, t)) {
+    TemplateView t = warm && sb != null ? templates.get(new ObjectRef(ns, template)) : null;
+    if (t != null && isStale(sb, t)) {
       TemplateChange ch = templateChanges.get(t.ref());
       Instant seen = c.firstSeen() != null ? c.firstSeen() : readyAt;
       servedStale.add(
@@ -523,7 +556,7 @@ public final class FleetEngine {
         servedStale.remove(0);
       }
     }
-    Integer atArrival = idleAtArrival.remove(c.uid());
+    Integer atArrival = idleAtArrival.isEmpty() ? null : idleAtArrival.remove(c.uid());
     if (!warm && (c.setsEnv() || c.setsVolumeClaimTemplates())) {
       int idle = atArrival != null ? atArrival : idleReadyMembers(ns, c.warmPoolName());
       forcedCold.put(
@@ -541,14 +574,65 @@ public final class FleetEngine {
 
   private int idleReadyMembers(String ns, String pool) {
     int idle = 0;
-    if (pool != null) {
-      for (SandboxView m : sandboxes.values()) {
-        if (m.ownedByPool(pool) && m.ref().namespace().equals(ns) && m.isReady() && !m.deleting()) {
+    PoolMembers pm = pool == null ? null : poolMembers.get(new ObjectRef(ns, pool));
+    if (pm != null) {
+      for (SandboxView m : pm.members.values()) {
+        if (m.isReady() && !m.deleting()) {
           idle++;
         }
       }
     }
     return idle;
+  }
+
+  /** The pool a Sandbox is a member of by its controller ownerReference, or null. */
+  private static ObjectRef memberOfPool(SandboxView s) {
+    return s != null && s.owner() != null && "SandboxWarmPool".equals(s.owner().kind())
+        ? new ObjectRef(s.ref().namespace(), s.owner().name())
+        : null;
+  }
+
+  /** Moves a Sandbox between pool member sets: {@code before} out (if any), {@code after} in. */
+  private void indexMember(SandboxView before, SandboxView after) {
+    ObjectRef out = memberOfPool(before);
+    ObjectRef in = memberOfPool(after);
+    if (out != null) {
+      PoolMembers pm = poolMembers.get(out);
+      if (pm != null && pm.members.remove(before.ref()) != null) {
+        pm.version++;
+        if (pm.members.isEmpty() && !out.equals(in)) {
+          poolMembers.remove(out);
+        }
+      }
+    }
+    if (in != null) {
+      PoolMembers pm = poolMembers.computeIfAbsent(in, x -> new PoolMembers());
+      pm.members.put(after.ref(), after);
+      pm.version++;
+    }
+  }
+
+  /** The series a sample of (namespace, template, pool) goes to: namespace, template, pool. */
+  private record SeriesTarget(String namespace, String template, String pool) {}
+
+  /** Series per target, so a claim costs one lookup instead of three (bounded; see below). */
+  private final Map<SeriesTarget, SliSeries[]> seriesByTarget = new HashMap<>();
+
+  private SliSeries[] seriesFor(String namespace, String template, String pool) {
+    SeriesTarget t = new SeriesTarget(namespace, template, pool);
+    SliSeries[] out = seriesByTarget.get(t);
+    if (out == null) {
+      List<SliKey> keys = keys(namespace, template, pool);
+      out = new SliSeries[keys.size()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = seriesOf(keys.get(i));
+      }
+      if (seriesByTarget.size() >= 100_000) {
+        seriesByTarget.clear(); // combinations of deleted objects; the series stay in `series`
+      }
+      seriesByTarget.put(t, out);
+    }
+    return out;
   }
 
   private List<SliKey> keys(String namespace, String template, String pool) {
@@ -565,7 +649,7 @@ public final class FleetEngine {
 
   private SliSeries seriesOf(SliKey key) {
     return series.computeIfAbsent(
-        key, k -> new SliSeries(config.bucketWidth(), fineSpan(), coarseWidth()));
+        key, k -> new SliSeries(config.bucketWidth(), fineSpan(), coarseWidth(), config.windows()));
   }
 
   /** The shortest window keeps full resolution; older data is rolled up (see {@link SliSeries}). */
@@ -1166,23 +1250,41 @@ public final class FleetEngine {
   }
 
   private Map<ObjectRef, PoolGauge> poolGauges() {
-    Map<ObjectRef, List<SandboxView>> members = new HashMap<>();
-    for (SandboxView s : sandboxes.values()) {
-      if (s.owner() != null && "SandboxWarmPool".equals(s.owner().kind()) && !s.deleting()) {
-        members
-            .computeIfAbsent(
-                new ObjectRef(s.ref().namespace(), s.owner().name()), x -> new ArrayList<>())
-            .add(s);
-      }
-    }
     Map<ObjectRef, PoolGauge> out = new HashMap<>();
     for (PoolView p : pools.values()) {
       TemplateView t = templates.get(new ObjectRef(p.ref().namespace(), p.templateName()));
+      String[] learned = t == null ? null : learnedHash.get(t.ref());
+      PoolMembers pm = poolMembers.get(p.ref());
+      long version = pm == null ? -1 : pm.version;
+      CachedGauge c = gaugeCache.get(p.ref());
+      if (c != null
+          && c.pool() == p
+          && c.template() == t
+          && c.learned() == learned
+          && c.version() == version) {
+        out.put(p.ref(), c.gauge());
+        continue;
+      }
+      PoolGauge g = poolGauge(p, t, pm == null ? List.of() : pm.members.values());
+      gaugeCache.put(p.ref(), new CachedGauge(p, t, learned, version, g));
+      out.put(p.ref(), g);
+    }
+    gaugeCache.keySet().retainAll(pools.keySet());
+    return out;
+  }
+
+  /** The gauge of one pool from its members (non-deleting ones owned by this pool object). */
+  private PoolGauge poolGauge(
+      PoolView p, TemplateView t, java.util.Collection<SandboxView> poolMembers) {
+    {
       int total = 0;
       int ready = 0;
       int readyCurrent = 0;
       int stale = 0;
-      for (SandboxView s : members.getOrDefault(p.ref(), List.of())) {
+      for (SandboxView s : poolMembers) {
+        if (s.deleting()) {
+          continue;
+        }
         if (p.uid() != null && s.owner().uid() != null && !p.uid().equals(s.owner().uid())) {
           continue; // owned by an earlier pool object of the same name
         }
@@ -1204,21 +1306,18 @@ public final class FleetEngine {
               ? null
               : (double) p.statusReadyReplicas() / replicas;
       Double current = replicas == 0 ? null : (double) readyCurrent / replicas;
-      out.put(
-          p.ref(),
-          new PoolGauge(
-              replicas,
-              p.statusReplicas(),
-              p.statusReadyReplicas(),
-              upstream,
-              total,
-              ready,
-              readyCurrent,
-              current,
-              stale,
-              total - ready));
+      return new PoolGauge(
+          replicas,
+          p.statusReplicas(),
+          p.statusReadyReplicas(),
+          upstream,
+          total,
+          ready,
+          readyCurrent,
+          current,
+          stale,
+          total - ready);
     }
-    return out;
   }
 
   static PoolGauge sum(List<PoolGauge> gs) {
