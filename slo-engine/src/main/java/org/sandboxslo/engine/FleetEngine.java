@@ -83,6 +83,57 @@ public final class FleetEngine {
   private static final class PoolMembers {
     final Map<ObjectRef, SandboxView> members = new HashMap<>();
     long version;
+    private List<SandboxView> sorted;
+    private long sortedVersion = -1;
+
+    private List<SandboxView> owned;
+    private long ownedVersion = -1;
+    private PoolView ownedPool;
+
+    /**
+     * The active members owned by this pool object: UID-matched when both UIDs are known (kept
+     * until a member or the pool view changes).
+     */
+    List<SandboxView> ownedBy(PoolView p) {
+      if (owned == null || ownedVersion != version || ownedPool != p) {
+        List<SandboxView> l = new ArrayList<>();
+        for (SandboxView s : sortedActive()) {
+          if (p == null
+              || p.uid() == null
+              || s.owner().uid() == null
+              || p.uid().equals(s.owner().uid())) {
+            l.add(s);
+          }
+        }
+        owned = java.util.Collections.unmodifiableList(l);
+        ownedVersion = version;
+        ownedPool = p;
+      }
+      return owned;
+    }
+
+    /** Whether an active member is stale, with what it was computed from (identity). */
+    private Boolean anyStale;
+
+    private long staleVersion = -1;
+    private TemplateView staleTemplate;
+    private String[] staleLearned;
+
+    /** The members not deleting, sorted by name (kept until the next change). */
+    List<SandboxView> sortedActive() {
+      if (sorted == null || sortedVersion != version) {
+        List<SandboxView> l = new ArrayList<>();
+        for (SandboxView s : members.values()) {
+          if (!s.deleting()) {
+            l.add(s);
+          }
+        }
+        l.sort(java.util.Comparator.comparing(s -> s.ref().name()));
+        sorted = java.util.Collections.unmodifiableList(l);
+        sortedVersion = version;
+      }
+      return sorted;
+    }
   }
 
   /**
@@ -308,6 +359,7 @@ public final class FleetEngine {
       retryPendingClaims();
     } else if (v instanceof ClaimView c) {
       claims.put(c.ref(), c);
+      objectsVersion++;
       onClaim(c);
     }
     feedUnserved(streamLog.upserted(u, prev));
@@ -345,6 +397,7 @@ public final class FleetEngine {
       case SANDBOX_WARM_POOL -> pools.remove(d.ref());
       case SANDBOX_CLAIM -> {
         ClaimView c = claims.remove(d.ref());
+        objectsVersion++;
         if (c != null && c.uid() != null) {
           countedClaims.remove(c.uid());
           if (!pendingClaims.isEmpty()) {
@@ -585,6 +638,43 @@ public final class FleetEngine {
     return idle;
   }
 
+  /**
+   * Sandboxes owned by a claim, by the pool that claim names (spec.warmPoolRef), rebuilt on first
+   * use after any Sandbox or claim changed.
+   */
+  private Map<ObjectRef, List<SandboxView>> adoptedByPool() {
+    if (adoptedByPool == null || adoptedVersion != objectsVersion) {
+      Map<ObjectRef, List<SandboxView>> m = new HashMap<>();
+      for (SandboxView s : claimOwned.values()) {
+        String ns = s.ref().namespace();
+        ClaimView c = claims.get(new ObjectRef(ns, s.owner().name()));
+        if (c != null && c.warmPoolName() != null) {
+          m.computeIfAbsent(new ObjectRef(ns, c.warmPoolName()), x -> new ArrayList<>()).add(s);
+        }
+      }
+      adoptedByPool = m;
+      adoptedVersion = objectsVersion;
+    }
+    return adoptedByPool;
+  }
+
+  /** Sandboxes without a controller ownerReference that carry reserved keys, by ref. */
+  private final Map<ObjectRef, SandboxView> bareWithReservedKeys = new HashMap<>();
+
+  /** Sandboxes without an owner that carry reserved keys (the spoofing candidates); unordered. */
+  java.util.Collection<SandboxView> bareSandboxesWithReservedKeys() {
+    return java.util.Collections.unmodifiableCollection(bareWithReservedKeys.values());
+  }
+
+  /** Sandboxes whose controller ownerReference is a SandboxClaim, by ref. */
+  private final Map<ObjectRef, SandboxView> claimOwned = new HashMap<>();
+
+  /** Changes with every Sandbox or claim applied (for {@link #adoptedByPool}). */
+  private long objectsVersion;
+
+  private Map<ObjectRef, List<SandboxView>> adoptedByPool;
+  private long adoptedVersion = -1;
+
   /** The pool a Sandbox is a member of by its controller ownerReference, or null. */
   private static ObjectRef memberOfPool(SandboxView s) {
     return s != null && s.owner() != null && "SandboxWarmPool".equals(s.owner().kind())
@@ -594,6 +684,17 @@ public final class FleetEngine {
 
   /** Moves a Sandbox between pool member sets: {@code before} out (if any), {@code after} in. */
   private void indexMember(SandboxView before, SandboxView after) {
+    objectsVersion++;
+    if (before != null) {
+      claimOwned.remove(before.ref());
+      bareWithReservedKeys.remove(before.ref());
+    }
+    if (after != null && after.owner() == null && !after.reservedKeys().isEmpty()) {
+      bareWithReservedKeys.put(after.ref(), after);
+    }
+    if (after != null && after.owner() != null && "SandboxClaim".equals(after.owner().kind())) {
+      claimOwned.put(after.ref(), after);
+    }
     ObjectRef out = memberOfPool(before);
     ObjectRef in = memberOfPool(after);
     if (out != null) {
@@ -747,21 +848,21 @@ public final class FleetEngine {
     }
     TemplateView t = templates.get(new ObjectRef(pool.namespace(), p.templateName()));
     List<org.sandboxslo.engine.remediation.PoolMember> members = new ArrayList<>();
-    for (SandboxView s : sandboxes.values()) {
-      if (!s.ref().namespace().equals(pool.namespace()) || s.deleting() || s.owner() == null) {
-        continue;
-      }
-      if (s.ownedByPool(pool.name())) {
-        members.add(
-            new org.sandboxslo.engine.remediation.PoolMember(
-                s.ref().name(), s.uid(), s.isReady(), isStale(s, t), null));
-      } else if ("SandboxClaim".equals(s.owner().kind())) {
-        ClaimView c = claims.get(new ObjectRef(pool.namespace(), s.owner().name()));
-        if (c != null && pool.name().equals(c.warmPoolName())) {
+    PoolMembers own = poolMembers.get(pool);
+    if (own != null) {
+      for (SandboxView s : own.members.values()) {
+        if (!s.deleting()) {
           members.add(
               new org.sandboxslo.engine.remediation.PoolMember(
-                  s.ref().name(), s.uid(), s.isReady(), isStale(s, t), c.ref().name()));
+                  s.ref().name(), s.uid(), s.isReady(), isStale(s, t), null));
         }
+      }
+    }
+    for (SandboxView s : adoptedByPool().getOrDefault(pool, List.of())) {
+      if (!s.deleting()) {
+        members.add(
+            new org.sandboxslo.engine.remediation.PoolMember(
+                s.ref().name(), s.uid(), s.isReady(), isStale(s, t), s.owner().name()));
       }
     }
     return new org.sandboxslo.engine.remediation.PoolState(
@@ -1020,7 +1121,15 @@ public final class FleetEngine {
   /** The read-only facts the issue-8 diagnoses evaluate. */
   org.sandboxslo.engine.diagnosis.FleetFacts facts(
       Instant now, org.sandboxslo.engine.finding.DiagnosisConfig config) {
-    return org.sandboxslo.engine.diagnosis.FleetFacts.of(
+    Map<ObjectRef, List<SandboxView>> byPool = new HashMap<>();
+    for (Map.Entry<ObjectRef, PoolMembers> e : poolMembers.entrySet()) {
+      List<SandboxView> active = e.getValue().ownedBy(pools.get(e.getKey()));
+      if (!active.isEmpty()) {
+        byPool.put(e.getKey(), active);
+      }
+    }
+    // what FleetFacts.of groups from every Sandbox, taken from the engine's member index
+    return new org.sandboxslo.engine.diagnosis.FleetFacts(
         now,
         templates(),
         pools(),
@@ -1029,7 +1138,46 @@ public final class FleetEngine {
         java.util.Collections.unmodifiableMap(synced),
         streamLog,
         this::isStale,
-        config);
+        config,
+        byPool);
+  }
+
+  /**
+   * Whether any of {@link #activeMembers} is stale against the template ({@link #isStale}); kept
+   * until a member, the template view or the learned hash changes.
+   */
+  boolean hasStaleMembers(ObjectRef pool, TemplateView t) {
+    PoolMembers pm = poolMembers.get(pool);
+    if (pm == null) {
+      return false;
+    }
+    String[] learned = t == null ? null : learnedHash.get(t.ref());
+    if (pm.anyStale == null
+        || pm.staleVersion != pm.version
+        || pm.staleTemplate != t
+        || pm.staleLearned != learned) {
+      boolean any = false;
+      for (SandboxView s : pm.sortedActive()) {
+        if (isStale(s, t)) {
+          any = true;
+          break;
+        }
+      }
+      pm.anyStale = any;
+      pm.staleVersion = pm.version;
+      pm.staleTemplate = t;
+      pm.staleLearned = learned;
+    }
+    return pm.anyStale;
+  }
+
+  /**
+   * Active (not deleting) members of a pool by controller ownerReference (pool namespace/name, any
+   * owner UID), sorted by name; empty when none.
+   */
+  List<SandboxView> activeMembers(ObjectRef pool) {
+    PoolMembers pm = poolMembers.get(pool);
+    return pm == null ? List.of() : pm.sortedActive();
   }
 
   /** An unserved claim that became terminal is a bad event of the claim-to-ready SLOs. */

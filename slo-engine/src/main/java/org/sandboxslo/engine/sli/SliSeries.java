@@ -128,7 +128,11 @@ public final class SliSeries {
     LatencySketch coldStart;
     LatencySketch resume;
 
+    /** Any change since the last read (windows only; buckets ignore it). */
+    boolean changed = true;
+
     void add(Counts o, int sign) {
+      changed = true;
       warm += sign * o.warm;
       cold += sign * o.cold;
       resumeAttempts += sign * o.resumeAttempts;
@@ -189,6 +193,9 @@ public final class SliSeries {
     final Duration window;
     long from = Long.MIN_VALUE;
 
+    /** The SLIs last read, valid while nothing changed. */
+    WindowSlis read;
+
     Aggregate(Duration window) {
       this.window = window;
     }
@@ -216,6 +223,9 @@ public final class SliSeries {
       buckets.put(start, b);
       key = start;
       lowestFine = Math.min(lowestFine, start);
+      if (start < maintainedLimit || start < maintainedStart) {
+        bucketBelowMaintained = true;
+      }
     }
     lastKey = start;
     last = b;
@@ -287,6 +297,7 @@ public final class SliSeries {
    * @param eligible the claim set neither env nor volumeClaimTemplates, so a pool could serve it
    */
   public void recordClaim(Instant readyAt, boolean warm, Duration latency, boolean eligible) {
+    totals = null;
     if (eligible) {
       if (warm) {
         eligibleWarmTotal++;
@@ -326,6 +337,7 @@ public final class SliSeries {
   }
 
   private static void recordClaim(Counts c, boolean warm, long micros) {
+    c.changed = true;
     if (warm) {
       c.warm++;
       if (micros >= 0) {
@@ -347,6 +359,7 @@ public final class SliSeries {
     b.coldStart = record(b.coldStart, micros, true);
     for (Aggregate a : tracked) {
       if (key >= a.from) {
+        a.changed = true;
         a.coldStart = record(a.coldStart, micros, false);
       }
     }
@@ -358,6 +371,7 @@ public final class SliSeries {
    * @param latency mode flip seen → Ready seen, for {@link ResumeResult#SUCCESS}; ignored otherwise
    */
   public void recordResume(Instant endedAt, ResumeResult result, Duration latency) {
+    totals = null;
     switch (result) {
       case SUCCESS -> resumeSuccessTotal++;
       case ERROR -> resumeErrorTotal++;
@@ -378,6 +392,7 @@ public final class SliSeries {
   }
 
   private static void recordResume(Counts c, ResumeResult result, long micros) {
+    c.changed = true;
     c.resumeAttempts++;
     if (result != ResumeResult.SUCCESS) {
       c.resumeErrors++;
@@ -395,6 +410,9 @@ public final class SliSeries {
   /** Drops buckets that start before {@code oldest}. */
   public void evictBefore(Instant oldest) {
     long start = Math.floorDiv(nanos(oldest), bucketNanos) * bucketNanos;
+    if (buckets.isEmpty() || buckets.firstKey() >= start) {
+      return;
+    }
     // a coarse bucket is dropped once it has ended before {@code oldest}
     var it = buckets.headMap(start, false).entrySet().iterator();
     while (it.hasNext()) {
@@ -418,9 +436,28 @@ public final class SliSeries {
    * oldest}.
    */
   public void maintain(Instant now, Instant oldest) {
+    long limit =
+        coarseNanos == bucketNanos || fineSpanNanos <= 0
+            ? Long.MIN_VALUE
+            : Math.floorDiv(nanos(now) - fineSpanNanos - bucketNanos, coarseNanos) * coarseNanos;
+    long start = Math.floorDiv(nanos(oldest), bucketNanos) * bucketNanos;
+    if (limit == maintainedLimit && start == maintainedStart && !bucketBelowMaintained) {
+      return; // same bucket boundaries as last time and no bucket created below them since
+    }
     rollUp(now);
     evictBefore(oldest);
+    maintainedLimit = limit;
+    maintainedStart = start;
+    bucketBelowMaintained = false;
   }
+
+  /** Roll-up limit and eviction start of the last {@link #maintain}. */
+  private long maintainedLimit = Long.MIN_VALUE;
+
+  private long maintainedStart = Long.MIN_VALUE;
+
+  /** A bucket was created below those since (a late event): the next maintain must run. */
+  private boolean bucketBelowMaintained;
 
   public boolean isEmpty() {
     return buckets.isEmpty() && warmTotal == 0 && coldTotal == 0 && resumeAttempts() == 0;
@@ -430,7 +467,17 @@ public final class SliSeries {
     return resumeSuccessTotal + resumeErrorTotal + resumeTimeoutTotal;
   }
 
+  /** The totals last built, valid until the next sample. */
+  private Totals totals;
+
   public Totals totals() {
+    if (totals == null) {
+      totals = buildTotals();
+    }
+    return totals;
+  }
+
+  private Totals buildTotals() {
     return new Totals(
         warmTotal,
         coldTotal,
@@ -461,9 +508,13 @@ public final class SliSeries {
     long from =
         Math.floorDiv(nanos(now.minus(window)) + bucketNanos - 1, bucketNanos) * bucketNanos;
     for (Aggregate a : tracked) {
-      if (a.window.equals(window)) {
+      if (a.window == window || a.window.equals(window)) {
         slide(a, from);
-        return slis(window, a);
+        if (a.changed || a.read == null) {
+          a.read = slis(window, a);
+          a.changed = false;
+        }
+        return a.read;
       }
     }
     Counts sum = new Counts();
