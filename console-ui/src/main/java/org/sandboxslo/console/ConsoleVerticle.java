@@ -187,6 +187,7 @@ public final class ConsoleVerticle extends VerticleBase {
     new org.sandboxslo.console.routes.ProbeRoutes(sources::events, this::requireRole, clock)
         .mount(r);
     new org.sandboxslo.console.routes.UnservedClaimRoutes(sources::unservedClaims).mount(r);
+    org.sandboxslo.console.routes.WhatIfRoutes.mount(r, vertx);
     r.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
     jsonErrors(r);
     return r;
