@@ -94,7 +94,7 @@ public final class WhatIfRoutes {
   }
 
   /** A JSON object as plain maps and lists (what the engine's parser reads). */
-  static Map<String, Object> tree(JsonObject o) {
+  public static Map<String, Object> tree(JsonObject o) {
     Map<String, Object> m = new LinkedHashMap<>();
     for (Map.Entry<String, Object> e : o) {
       m.put(e.getKey(), plain(e.getValue()));
