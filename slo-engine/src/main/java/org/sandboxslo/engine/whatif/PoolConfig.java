@@ -149,6 +149,22 @@ public record PoolConfig(
         memoryBytesPerMember);
   }
 
+  public PoolConfig withPendingCandidateWait(Duration wait) {
+    return new PoolConfig(
+        pools,
+        replicas,
+        maxBatch,
+        refillRatePerPool,
+        coldStart,
+        warmAdoption,
+        watchLag,
+        expectationsGate,
+        expectationsTimeout,
+        wait,
+        cpuMillisPerMember,
+        memoryBytesPerMember);
+  }
+
   public PoolConfig withRequests(long cpuMillis, long memoryBytes) {
     return new PoolConfig(
         pools,

@@ -15,9 +15,10 @@ import java.util.SplittableRandom;
  *   <li>Each pool starts full: {@code replicas} Ready members.
  *   <li>A claim adopts a Ready member the claim controller has seen (Ready at least the watch lag
  *       ago): warm, claim-to-ready = the adoption latency. If none is Ready but members it has seen
- *       are not Ready yet, it waits up to {@code pendingCandidateWait} for one (claim-to-ready =
- *       wait + adoption); otherwise, or when the wait runs out, it starts cold: claim-to-ready =
- *       wait + cold start + watch lag (the claim controller sees its Sandbox Ready that late).
+ *       are not Ready yet, it looks again every {@value #RETRY_MILLIS} ms (upstream's retry) for up
+ *       to {@code pendingCandidateWait} (claim-to-ready = waited + adoption); when no member is
+ *       pending any more, or the wait runs out, it starts cold: claim-to-ready = waited + cold
+ *       start + watch lag (the claim controller sees its Sandbox Ready that late).
  *   <li>The pool controller reconciles whenever it sees a member created, adopted or deleted (a
  *       watch lag after the fact) and when the refill token bucket next has a token: active members
  *       as it sees them (created − adopted − deleted, not-Ready ones count) below {@code replicas}
@@ -105,13 +106,16 @@ public final class WarmPoolSimulator {
         config.totalReplicas() * (config.memoryBytesPerMember() / 1073741824.0) * hours);
   }
 
+  /** A waiting claim looks for a Ready member this often (upstream: every 500 ms). */
+  static final long RETRY_MILLIS = 500;
+
   /** Event kinds, in the order they are handled at equal times. */
   private static final int READY_SEEN = 0;
 
   private static final int CREATE_SEEN = 1;
   private static final int REMOVAL_SEEN = 2;
   private static final int PASS = 3;
-  private static final int WAIT_OVER = 4;
+  private static final int RETRY = 4;
 
   private static final byte PENDING = 0;
   private static final byte IDLE = 1;
@@ -147,11 +151,9 @@ public final class WarmPoolSimulator {
     long tokenPassAt = -1;
     long gatePassAt = -1;
 
-    // claims waiting for a pending member: arrival times and sequence numbers (FIFO)
-    long[] waiting = new long[64];
-    int waitHead;
-    int waitSize;
-    long waitSeq;
+    // claims waiting for a pending member (each has one RETRY event queued; arg = its arrival)
+    int waiting;
+    final long retry = RETRY_MILLIS * 1_000_000;
 
     final Events events = new Events();
 
@@ -190,7 +192,7 @@ public final class WarmPoolSimulator {
       // until every claim is served and the period is over (replacements made before its end
       // still count as created)
       while (next < arrivals.length
-          || waitSize > 0
+          || waiting > 0
           || (!events.isEmpty() && events.peekTime() < end)) {
         long claimAt = next < arrivals.length ? arrivals[next] : Long.MAX_VALUE;
         if (!events.isEmpty() && events.peekTime() <= claimAt) {
@@ -203,7 +205,7 @@ public final class WarmPoolSimulator {
           next++;
           claim(claimAt);
         } else {
-          break; // waiting claims but no event left: cannot happen (each has a WAIT_OVER)
+          break; // waiting claims but no event left: cannot happen (each has a RETRY)
         }
       }
       readyChanged(end);
@@ -218,16 +220,9 @@ public final class WarmPoolSimulator {
           }
           state[id] = IDLE;
           pendingSeen--;
-          if (waitSize > 0) {
-            long arrivedAt = waiting[waitHead];
-            popWaiting();
-            adopt(t, id);
-            served(t - arrivedAt + c.warmAdoption().sampleNanos(rnd), true);
-          } else {
-            readyChanged(t);
-            pushIdle(id);
-            noteReady(t);
-          }
+          readyChanged(t);
+          pushIdle(id);
+          noteReady(t);
         }
         case CREATE_SEEN -> {
           int id = (int) arg;
@@ -248,11 +243,20 @@ public final class WarmPoolSimulator {
           }
           pass(t);
         }
-        case WAIT_OVER -> {
-          // arg = the claim's sequence number; it still waits if it is at the head
-          if (waitSize > 0 && headSeq() == arg) {
-            popWaiting();
-            served(wait + c.coldStart().sampleNanos(rnd) + lag, false);
+        case RETRY -> {
+          long arrivedAt = arg;
+          readyChanged(t);
+          int id = popIdle();
+          if (id >= 0) {
+            waiting--;
+            noteReady(t);
+            adopt(t, id);
+            served(t - arrivedAt + c.warmAdoption().sampleNanos(rnd), true);
+          } else if (t - arrivedAt >= wait || pendingSeen == 0) {
+            waiting--;
+            served(t - arrivedAt + c.coldStart().sampleNanos(rnd) + lag, false);
+          } else {
+            events.push(Math.min(t + retry, arrivedAt + wait), RETRY, arrivedAt);
           }
         }
         default -> throw new IllegalStateException("unknown event " + kind);
@@ -267,8 +271,8 @@ public final class WarmPoolSimulator {
         adopt(t, id);
         served(c.warmAdoption().sampleNanos(rnd), true);
       } else if (pendingSeen > 0 && wait > 0) {
-        pushWaiting(t);
-        events.push(t + wait, WAIT_OVER, waitSeq - 1);
+        waiting++;
+        events.push(t + Math.min(retry, wait), RETRY, t);
       } else {
         served(c.coldStart().sampleNanos(rnd) + lag, false);
       }
@@ -417,31 +421,6 @@ public final class WarmPoolSimulator {
         readyArea += (double) idleCount * (at - readyChangedAt);
         readyChangedAt = at;
       }
-    }
-
-    // ---- waiting claims
-
-    private void pushWaiting(long t) {
-      if (waitSize == waiting.length) {
-        long[] n = new long[waiting.length * 2];
-        for (int i = 0; i < waitSize; i++) {
-          n[i] = waiting[(waitHead + i) % waiting.length];
-        }
-        waiting = n;
-        waitHead = 0;
-      }
-      waiting[(waitHead + waitSize) % waiting.length] = t;
-      waitSize++;
-      waitSeq++;
-    }
-
-    private long headSeq() {
-      return waitSeq - waitSize;
-    }
-
-    private void popWaiting() {
-      waitHead = (waitHead + 1) % waiting.length;
-      waitSize--;
     }
   }
 
