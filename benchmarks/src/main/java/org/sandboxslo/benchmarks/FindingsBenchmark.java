@@ -31,8 +31,8 @@ import org.sandboxslo.engine.finding.Finding;
 @Fork(
     value = 1,
     jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
-@Warmup(iterations = 3, time = 5)
-@Measurement(iterations = 5, time = 5)
+@Warmup(iterations = 2, time = 5)
+@Measurement(iterations = 3, time = 5)
 public class FindingsBenchmark {
   @Param({"1000"})
   public int templates;

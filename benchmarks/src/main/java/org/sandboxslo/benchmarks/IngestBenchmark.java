@@ -32,8 +32,8 @@ import org.sandboxslo.engine.model.FleetEvent;
 @Fork(
     value = 1,
     jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
-@Warmup(iterations = 2, time = 10)
-@Measurement(iterations = 3, time = 10)
+@Warmup(iterations = 3, time = 5)
+@Measurement(iterations = 3, time = 5)
 public class IngestBenchmark {
   /** Claims per invocation. */
   public static final int CLAIMS = 1_000_000;

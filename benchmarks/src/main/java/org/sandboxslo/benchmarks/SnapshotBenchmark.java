@@ -28,8 +28,8 @@ import org.sandboxslo.engine.sli.FleetSnapshot;
 @Fork(
     value = 1,
     jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
-@Warmup(iterations = 3, time = 5)
-@Measurement(iterations = 5, time = 5)
+@Warmup(iterations = 2, time = 5)
+@Measurement(iterations = 3, time = 5)
 public class SnapshotBenchmark {
   @Param({"1000"})
   public int templates;
