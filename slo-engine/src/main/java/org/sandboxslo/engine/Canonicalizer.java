@@ -13,14 +13,14 @@ import org.sandboxslo.engine.model.SandboxView;
  * the pool's name and UID, the template's digest, condition reasons and the controller's own
  * reserved labels, which are the same for every member of a pool.
  *
- * <p>A direct-mapped cache of {@value #SLOTS} slots per value type: a value is looked up by its
- * hash; when the slot holds an equal value that one is returned, otherwise the value takes the slot
- * (so the cache never grows, and a value seen once costs one slot until something else needs it).
- * Sharing never changes meaning: the replaced view is equal to the original ({@link
- * SandboxView#equals}). Engine thread only.
+ * <p>A direct-mapped cache of {@value #SLOTS} slots per value type (512 KB: room for the repeated
+ * values of ~5,000 pools): a value is looked up by its hash; when the slot holds an equal value
+ * that one is returned, otherwise the value takes the slot (so the cache never grows, and a value
+ * seen once costs one slot until something else needs it). Sharing never changes meaning: the
+ * replaced view is equal to the original ({@link SandboxView#equals}). Engine thread only.
  */
 final class Canonicalizer {
-  static final int SLOTS = 4096;
+  static final int SLOTS = 1 << 16;
 
   private final Object[] strings = new Object[SLOTS];
   private final Object[] values = new Object[SLOTS];

@@ -316,7 +316,8 @@ public final class FleetEngine {
     }
   }
 
-  private void upsert(FleetEvent.Upserted u) {
+  private void upsert(FleetEvent.Upserted event) {
+    FleetEvent.Upserted u = event;
     ObjectView v = u.view();
     ObjectView prev = current(v.kind(), v.ref());
     if (prev != null
@@ -347,6 +348,8 @@ public final class FleetEngine {
       retryPendingClaims();
     } else if (v instanceof SandboxView view) {
       SandboxView s = canonical.sandbox(view);
+      // the stream bookkeeping keeps parts of the view too: give it the shared one
+      u = new FleetEvent.Upserted(s, u.serverTime(), u.receivedAt(), u.listed());
       SandboxView before =
           prev instanceof SandboxView ps && Objects.equals(ps.uid(), s.uid()) ? ps : null;
       sandboxes.put(s.ref(), s);
