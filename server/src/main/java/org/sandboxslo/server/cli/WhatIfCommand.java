@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.sandboxslo.console.api.WhatIfRoutes;
+import org.sandboxslo.console.routes.WhatIfRoutes;
 import org.sandboxslo.engine.whatif.WhatIfComparison;
 import org.sandboxslo.engine.whatif.WhatIfRequest;
 import picocli.CommandLine;
