@@ -522,13 +522,20 @@ final class Diagnoser {
                     + " s"),
             Evidence.of("refillP95Seconds", fmt(p95)),
             Evidence.of(
+                "refillP50Seconds", fmt(Math.max(1.0, w.coldStart().p50().toNanos() / 1e9))),
+            Evidence.of(
                 "replicas",
                 t.pool().replicas(),
                 "Σ spec.replicas over " + t.related().size() + " pool(s)"),
+            Evidence.of("pools", t.related().size()),
             Evidence.of(
                 "advice",
                 a.replicas() + " replicas in " + a.pools() + " pool(s) of " + a.replicasPerPool(),
-                a.arithmetic()));
+                a.arithmetic()),
+            // the advice as numbers, so a what-if can simulate its effect
+            Evidence.of("advisedPools", a.pools()),
+            Evidence.of("advisedReplicasPerPool", a.replicasPerPool()),
+            Evidence.of("advisedRefillRatePerPool", a.refillRatePerPool()));
     FindingKind kind = shard ? FindingKind.POOL_NEEDS_SHARDING : FindingKind.POOL_UNDERSIZED;
     out.add(
         new Finding(

@@ -104,6 +104,20 @@ class WhatIfRoutesTest {
         "demand");
   }
 
+  @Test
+  void aBodyThatIsNotJsonIs415NamingTheContentType() throws Exception {
+    HttpResponse<Buffer> r =
+        client
+            .post(server.actualPort(), "127.0.0.1", "/api/v1/whatif")
+            .putHeader("Content-Type", "text/plain")
+            .sendBuffer(Buffer.buffer("{}"))
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
+    assertEquals(415, r.statusCode(), r.bodyAsString());
+    assertEquals("Content-Type", r.bodyAsJsonObject().getString("field"));
+  }
+
   private static void assertBad(String body, String field) throws Exception {
     HttpResponse<Buffer> r = post(body);
     assertEquals(400, r.statusCode(), r.bodyAsString());
