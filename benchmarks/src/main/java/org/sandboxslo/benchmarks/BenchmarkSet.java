@@ -17,8 +17,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * Runs JMH benchmarks matching a pattern with {@code forks} forks and prints, per benchmark and
  * parameter set, the median and min–max of the per-fork means (each fork is one run: its own JVM,
  * warm-up and measurement iterations). Usage: {@code BenchmarkSet REGEX [FORKS [SECONDS]]}: FORKS
- * defaults to 3; SECONDS, when given, replaces the annotated length of every warm-up and measurement
- * iteration (the iteration counts stay), for a shorter run on a shared machine.
+ * defaults to 3; SECONDS, when given, replaces the annotated length of every warm-up and
+ * measurement iteration (the iteration counts stay), for a shorter run on a shared machine.
  */
 public final class BenchmarkSet {
   private BenchmarkSet() {}

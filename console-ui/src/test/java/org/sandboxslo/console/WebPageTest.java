@@ -295,12 +295,15 @@ class WebPageTest {
         .until(() -> driver.findElement(By.cssSelector(".whatif-result")).isDisplayed());
     List<List<String>> rows =
         driver.findElements(By.cssSelector(".whatif-result tbody tr")).stream()
-            .map(
-                tr ->
-                    tr.findElements(By.tagName("td")).stream().map(WebElement::getText).toList())
+            .map(tr -> tr.findElements(By.tagName("td")).stream().map(WebElement::getText).toList())
             .toList();
-    assertEquals(List.of("pools × replicas", "1 × 100, refill unpaced", "1 × 250, refill unpaced",
-        "+150 replicas"), rows.get(0));
+    assertEquals(
+        List.of(
+            "pools × replicas",
+            "1 × 100, refill unpaced",
+            "1 × 250, refill unpaced",
+            "+150 replicas"),
+        rows.get(0));
     assertEquals(List.of("warm-hit ratio", "40.0 %", "100.0 %", "+60.0 pt"), rows.get(1));
     assertEquals("7.00 s", rows.get(2).get(1)); // claim-to-ready p50 today
     // beside the result: the observed curves (or why they are missing), in one two-column row
@@ -313,6 +316,8 @@ class WebPageTest {
     driver.findElement(By.id("whatif-run")).click();
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> driver.findElement(By.id("whatif-error")).getText().startsWith("current.replicas"));
+        .until(
+            () ->
+                driver.findElement(By.id("whatif-error")).getText().startsWith("current.replicas"));
   }
 }
