@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -139,11 +140,19 @@ class WhatIfValidationE2E {
   @Test
   void simulatedWarmHitAndP95AgreeWithTheLiveRunWithin10Percent() throws Exception {
     GroundTruthFile.PerTemplate live = GroundTruthFile.read(groundTruth).get("demo/whatif-runtime");
-    long claims = live.warm + live.cold;
-    // 3 claims/s × 120 s = 360 claims, every one Ready
-    assertEquals(360, claims);
+    // 3 claims/s × 120 s = 360 claims created. A claim still not Ready when its 10 s hold ends is
+    // deleted unready (on a loaded machine a few are): it counts as not warm and as slower than
+    // every served claim (censored at the top). At most 2 % (7) may be unready, so the p95 (rank
+    // ceil(0.95 × 360) = 342) stays a measured latency.
+    long claims = 360;
+    long unready = claims - (live.warm + live.cold);
+    assertTrue(unready >= 0 && unready <= 7, unready + " of 360 claims never became Ready");
     double liveWarmHit = (double) live.warm / claims;
-    double liveP95 = GroundTruthFile.quantileSeconds(live.allMs, 0.95);
+    List<Double> censored = new ArrayList<>(live.allMs);
+    for (long i = 0; i < unready; i++) {
+      censored.add(Double.POSITIVE_INFINITY);
+    }
+    double liveP95 = GroundTruthFile.quantileSeconds(censored, 0.95);
 
     // the refill cold start the console observed (member created → Ready, object timestamps)
     var observed =
@@ -183,10 +192,12 @@ class WhatIfValidationE2E {
     String report =
         String.format(
             Locale.ROOT,
-            "live warm-hit %.3f (%d warm / %d), simulated %.3f; live p95 %.3f s, simulated %.3f s",
+            "live warm-hit %.3f (%d warm / %d, %d unready), simulated %.3f; live p95 %.3f s,"
+                + " simulated %.3f s",
             liveWarmHit,
             live.warm,
             claims,
+            unready,
             simWarmHit,
             liveP95,
             simP95);
