@@ -146,7 +146,6 @@ class WhatIfValidationE2E {
     // ceil(0.95 × 360) = 342) stays a measured latency.
     long claims = 360;
     long unready = claims - (live.warm + live.cold);
-    assertTrue(unready >= 0 && unready <= 7, unready + " of 360 claims never became Ready");
     double liveWarmHit = (double) live.warm / claims;
     List<Double> censored = new ArrayList<>(live.allMs);
     for (long i = 0; i < unready; i++) {
@@ -215,6 +214,9 @@ class WhatIfValidationE2E {
             + GroundTruthFile.quantileSeconds(live.coldMs, 0.95)
             + " s; console watch lag "
             + Http.get(Demo.api(app, "/api/v1/status")).json().get("watchLagSeconds"));
+    // a valid live run: at most 7 unready (the p95 rank stays measured); the report says more
+    assertTrue(
+        unready >= 0 && unready <= 7, unready + " of 360 claims never became Ready; " + report);
     // an undersized pool: both launch types happen live
     assertTrue(live.warm > 0 && live.cold > 0, report);
     assertEquals(liveWarmHit, simWarmHit, 0.10 * liveWarmHit, report);
