@@ -250,6 +250,7 @@ public final class ConsoleVerticle extends VerticleBase {
     remediation.mount(r);
     new org.sandboxslo.console.routes.ProbeRoutes(sources::events, clock).mount(r);
     new org.sandboxslo.console.routes.UnservedClaimRoutes(sources::unservedClaims).mount(r);
+    org.sandboxslo.console.routes.WhatIfRoutes.mount(r, vertx);
     StaticHandler page = StaticHandler.create("webroot").setCachingEnabled(false);
     // one route for both methods: separate GET and HEAD routes would turn unknown GETs into 405s
     r.route("/*").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(page);

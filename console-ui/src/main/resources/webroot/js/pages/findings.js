@@ -2,6 +2,7 @@
 import { h, clear, time, table, badge, urgency, objectLink, kv, absolute } from '../util.js';
 import { api, text, auth, cannot, namespaceOf } from '../api.js';
 import { markdown } from '../markdown.js';
+import { adviceEffect } from '../whatif.js';
 
 export function renderList(root, params, query, app) {
   document.title = 'Findings · Sandbox SLO Console';
@@ -38,6 +39,8 @@ export function renderOne(root, [id], query, app) {
   let runbookLoaded = null;
   const runbookBox = h('section', { id: 'runbook', class: 'runbook' });
   const plansBox = h('div', { id: 'finding-plans' });
+  // a sizing finding's advice, simulated once per page (the demand is the finding's claims/s)
+  let effectBox = null;
 
   async function load() {
     const f = await api('/api/v1/findings/' + encodeURIComponent(id));
@@ -53,6 +56,7 @@ export function renderOne(root, [id], query, app) {
       ], f.evidence, { cls: 'evidence', empty: 'No evidence recorded.' })),
       h('section', null, h('h2', null, 'Objects involved'), f.objects.length ? h('ul', { class: 'objects' }, f.objects.map((o) => h('li', null, objectLink(o)))) : h('p', { class: 'muted' }, 'none')),
       h('section', null, h('h2', null, 'Proposed remediation'), proposals(f)),
+      SIZING.has(f.kind) ? h('section', null, h('h2', null, 'Simulated effect of the advice'), effectBox || (effectBox = adviceEffect(f))) : '',
       plansBox,
       runbookBox);
     if (runbookLoaded !== f.runbook) {
@@ -89,6 +93,9 @@ export function renderOne(root, [id], query, app) {
   app.onAuth.push(() => load().catch(() => {}));
   return { dispose() { clearInterval(t); } };
 }
+
+/** Findings whose advice is a pool size, which the what-if simulator can check. */
+const SIZING = new Set(['PoolUndersized', 'PoolNeedsSharding']);
 
 /** The plan subject a proposal acts on: the pool, the namespace, or controller-lite. */
 export function subjectFor(action, f) {

@@ -1,9 +1,10 @@
 // Template: live SLIs, charts over 1h/6h/24h/7d with SLO targets and annotations, budget
-// burn-down per SLO, controller view, pools, findings, alerts.
+// burn-down per SLO, controller view, pools, findings, alerts, capacity what-if.
 import { h, clear, pct, secs, isNum, setText, NO_DATA, time, table, badge } from '../util.js';
 import { api, auth } from '../api.js';
 import { chart } from '../charts.js';
 import { RANGES, rangeBar, tile, history, findingRow, incidentRows, incidents, budgetChart, tiersTable } from './common.js';
+import { whatifForm, resultTable } from '../whatif.js';
 
 export function render(root, [ns, name], query, app) {
   const key = ns + '/' + name;
@@ -17,6 +18,7 @@ export function render(root, [ns, name], query, app) {
   const poolsBox = h('div', { id: 'template-pools' });
   const findingsBox = h('ul', { class: 'findings plain', id: 'template-findings' });
   const alertsBox = h('div', { id: 'template-alerts' });
+  const whatifBox = h('div', { id: 'template-whatif' }, h('p', { class: 'muted' }, 'Waiting for the template…'));
   const sub = h('p', { class: 'muted', id: 'template-sub' });
   root.append(
     h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: '/', 'data-nav': '' }, 'Fleet'), ' › ', 'SandboxTemplate ', key),
@@ -27,6 +29,7 @@ export function render(root, [ns, name], query, app) {
     h('section', null, h('h2', null, 'SLIs over the last ', range), charts),
     h('section', null, h('h2', null, 'Error budget per SLO'), sloBox),
     h('section', null, h('h2', null, 'Controller view'), ctrlBox),
+    h('section', null, h('h2', null, 'Capacity what-if'), whatifBox),
     h('section', null, h('h2', null, 'Pools'), poolsBox));
 
   const tileEls = {};
@@ -46,6 +49,8 @@ export function render(root, [ns, name], query, app) {
   mkTiles();
   let slos = [];
   let item = null;
+  let lastHist = null;
+  let lastRange = null;
 
   function set(k, text, cls, label) {
     setText(tileEls[k].v, text, 'tile-value ' + (cls || ''));
@@ -114,6 +119,8 @@ export function render(root, [ns, name], query, app) {
       ...myFindings.map((f) => ({ at: f.openedAt, kind: 'finding', label: f.kind, href: '/findings/' + f.id })),
       ...myPlans.map((p) => ({ at: p.createdAt, kind: 'plan', label: p.action + ' ' + p.state, href: '/plans/' + p.id })),
     ].filter((a) => a.at && Date.parse(a.at) <= to && (!a.end || Date.parse(a.end) >= from) && (a.end !== undefined || Date.parse(a.at) >= from));
+    lastHist = hist.error ? null : hist;
+    lastRange = { from, to };
     clear(charts);
     if (hist.error) { charts.append(h('p', { class: 'muted' }, 'History unavailable: ' + hist.error)); return; }
     const target = (sli, f) => { const s = slos.find((x) => x.sli === sli); return s ? f(s) : null; };
@@ -133,9 +140,52 @@ export function render(root, [ns, name], query, app) {
         targets: [{ value: target('resume_success_ratio', (s) => 1 - s.objective / 100), label: 'error budget ' + (target('resume_success_ratio', (s) => (100 - s.objective).toFixed(1)) ?? '') + ' %' }], annotations: ann }));
   }
 
+  // the what-if form, filled once from the template's first window and pools; the result goes
+  // beside the observed curves, with the simulated values drawn on them as lines
+  let whatifShown = false;
+  function showWhatif(full) {
+    if (whatifShown) return;
+    whatifShown = true;
+    const wk = Object.keys(full.windows || {});
+    const w0 = wk.length ? full.windows[wk[0]] : null;
+    const windowSeconds = wk.length ? parseDuration(wk[0]) : null;
+    const pools = Math.max(1, (full.pools || []).length);
+    const cs = w0 && w0.coldStartSeconds;
+    const defaults = {
+      claimsPerSecond: w0 && windowSeconds ? (w0.warmLaunches + w0.coldLaunches) / windowSeconds : null,
+      pools,
+      replicas: full.pool ? Math.ceil(full.pool.replicas / pools) : null,
+      coldStartP50: cs && isNum(cs.p50) ? Math.max(1, cs.p50) : null,
+      coldStartP95: cs && isNum(cs.p95) ? Math.max(1, cs.p95) : null,
+    };
+    const out = h('div', { id: 'whatif-out', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Simulate a demand curve against today\'s configuration and a proposal; the result appears here beside the observed curves.'));
+    clear(whatifBox).append(
+      h('p', { class: 'muted' }, 'Today\'s values come from the last ' + (wk[0] || 'window') + ': claims/s = launches ÷ window, cold start = member created → Ready (refill), at least 1 s.'),
+      whatifForm(defaults, (res) => showResult(out, res)), out);
+  }
+
+  function showResult(out, res) {
+    const p95 = (r) => r.claimToReadySeconds && r.claimToReadySeconds.p95;
+    const curves = h('div', { class: 'whatif-curves' });
+    if (lastHist && lastRange) {
+      const w = Math.floor((whatifBox.clientWidth || 1300) / 2) - 24;
+      curves.append(
+        chart({ id: 'whatif-warm-hit', title: 'Warm-hit ratio: observed, and simulated (lines)', unit: 'ratio', unitLabel: 'warm ÷ all claims', from: lastRange.from, to: lastRange.to, width: w,
+          series: [{ label: 'observed', points: lastHist.warm_hit_ratio || [] }],
+          targets: [{ value: res.current.warmHitRatio, label: 'simulated today ' + pct(res.current.warmHitRatio) }, { value: res.proposed.warmHitRatio, label: 'simulated proposed ' + pct(res.proposed.warmHitRatio) }] }),
+        chart({ id: 'whatif-claim-to-ready', title: 'Claim-to-ready p95: observed, and simulated (lines)', unit: 'seconds', unitLabel: 'seconds', from: lastRange.from, to: lastRange.to, width: w,
+          series: [{ label: 'observed p95', points: lastHist.claim_to_ready_p95_seconds || [] }],
+          targets: [{ value: p95(res.current), label: 'simulated today ' + secs(p95(res.current)) }, { value: p95(res.proposed), label: 'simulated proposed ' + secs(p95(res.proposed)) }] }));
+    } else {
+      curves.append(h('p', { class: 'muted' }, 'The observed curves are unavailable (no history).'));
+    }
+    clear(out).append(h('div', { class: 'two' }, curves, resultTable(res)));
+  }
+
   async function loadItem() {
     const full = await api('/api/v1/templates/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name));
     item = full;
+    showWhatif(full);
     clear(poolsBox).append(table([
       { key: 'pool', label: 'SandboxWarmPool', render: (p) => h('a', { href: `/pools/${ns}/${p}`, 'data-nav': '' }, ns + '/' + p) },
     ], full.pools || [], { empty: 'No pool references this template.' }));

@@ -267,4 +267,57 @@ class WebPageTest {
     // a generous bound only: the figure above is what matters (2 shared cores)
     assertTrue(((Number) r.get("paintMs")).doubleValue() < 10_000, r.toString());
   }
+
+  @Test
+  @Order(4)
+  void theTemplatePageSimulatesAWhatIfBesideTheObservedCurves() {
+    SOURCES.snapshot = Fixtures.snapshot();
+    driver.get("http://127.0.0.1:" + port + "/templates/demo/python-runtime");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(() -> driver.findElement(By.id("whatif-form")).isDisplayed());
+    // a burst of 250 claims at once against today's one pool of 100 Ready members (cold start a
+    // constant 5 s) and a proposed pool of 250: today 100 of 250 are warm (40 %), the other 150
+    // wait upstream's 2 s for a pending replacement, then start cold (2 s + 5 s = 7 s, also the
+    // p50: rank ceil(0.5 × 250) = 125 > 100 warm); the proposal serves all 250 warm (100 %)
+    js(
+        "const f = document.getElementById('whatif-form');"
+            + "const set = (k, v) => { f.elements[k].value = v; };"
+            + "set('shape', 'bursts'); set('rate', '0'); set('burst', '250'); set('every', '3600');"
+            + "set('minutes', '10'); set('curPools', '1'); set('curReplicas', '100');"
+            + "set('p50', '5'); set('p95', '5'); set('pools', '1'); set('replicas', '250');"
+            + "set('refill', '0'); set('maxBatch', '300');");
+    driver.findElement(By.id("whatif-run")).click();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(() -> driver.findElement(By.cssSelector(".whatif-result")).isDisplayed());
+    List<List<String>> rows =
+        driver.findElements(By.cssSelector(".whatif-result tbody tr")).stream()
+            .map(tr -> tr.findElements(By.tagName("td")).stream().map(WebElement::getText).toList())
+            .toList();
+    assertEquals(
+        List.of(
+            "pools × replicas",
+            "1 × 100, refill unpaced",
+            "1 × 250, refill unpaced",
+            "+150 replicas"),
+        rows.get(0));
+    assertEquals(List.of("warm-hit ratio", "40.0 %", "100.0 %", "+60.0 pt"), rows.get(1));
+    assertEquals("7.00 s", rows.get(2).get(1)); // claim-to-ready p50 today
+    // beside the result: the observed curves (or why they are missing), in one two-column row
+    assertEquals(
+        1, driver.findElements(By.cssSelector("#whatif-out .two > .whatif-curves")).size());
+    assertEquals("", driver.findElement(By.id("whatif-error")).getText());
+
+    // a bad field comes back as the server's 400, shown next to the form
+    js("document.getElementById('whatif-form').elements['curReplicas'].value = '';");
+    driver.findElement(By.id("whatif-run")).click();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                driver.findElement(By.id("whatif-error")).getText().startsWith("current.replicas"));
+  }
 }

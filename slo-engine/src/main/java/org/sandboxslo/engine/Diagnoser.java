@@ -102,7 +102,7 @@ final class Diagnoser {
     facts = e.facts(now, cfg);
     List<Contradiction> contradictions = Contradiction.find(facts);
     lagPicture = WatchLagDiagnosis.picture(facts, contradictions);
-    Map<Kind, InformerHealth.Suspicion> suspects = InformerHealth.suspects(facts);
+    Map<Kind, InformerHealth.Suspicion> suspects = InformerHealth.suspects(facts, contradictions);
     List<Finding> gates = RefillGateDiagnosis.run(facts, lagPicture);
     List<Finding> runaways = OverCreationDiagnosis.run(facts);
     hazards = hazards(suspects);
@@ -168,25 +168,11 @@ final class Diagnoser {
     return String.format(Locale.ROOT, "%.2f", d);
   }
 
-  private Map<ObjectRef, List<SandboxView>> membersByPool;
-
   /**
    * Active members of the pool by controller ownerReference, sorted by name (grouped once per run).
    */
   private List<SandboxView> members(PoolView p) {
-    if (membersByPool == null) {
-      membersByPool = new java.util.HashMap<>();
-      for (SandboxView s : e.sandboxes().values()) {
-        if (s.owner() != null && "SandboxWarmPool".equals(s.owner().kind()) && !s.deleting()) {
-          membersByPool
-              .computeIfAbsent(
-                  new ObjectRef(s.ref().namespace(), s.owner().name()), x -> new ArrayList<>())
-              .add(s);
-        }
-      }
-      membersByPool.values().forEach(l -> l.sort(Comparator.comparing(s -> s.ref().name())));
-    }
-    return membersByPool.getOrDefault(p.ref(), List.of());
+    return e.activeMembers(p.ref());
   }
 
   private TemplateView template(PoolView p) {
@@ -197,7 +183,7 @@ final class Diagnoser {
 
   private void stale(PoolView p, List<Finding> out) {
     TemplateView t = template(p);
-    if (t == null) {
+    if (t == null || !e.hasStaleMembers(p.ref(), t)) {
       return;
     }
     List<SandboxView> ms = members(p);
@@ -536,13 +522,20 @@ final class Diagnoser {
                     + " s"),
             Evidence.of("refillP95Seconds", fmt(p95)),
             Evidence.of(
+                "refillP50Seconds", fmt(Math.max(1.0, w.coldStart().p50().toNanos() / 1e9))),
+            Evidence.of(
                 "replicas",
                 t.pool().replicas(),
                 "Σ spec.replicas over " + t.related().size() + " pool(s)"),
+            Evidence.of("pools", t.related().size()),
             Evidence.of(
                 "advice",
                 a.replicas() + " replicas in " + a.pools() + " pool(s) of " + a.replicasPerPool(),
-                a.arithmetic()));
+                a.arithmetic()),
+            // the advice as numbers, so a what-if can simulate its effect
+            Evidence.of("advisedPools", a.pools()),
+            Evidence.of("advisedReplicasPerPool", a.replicasPerPool()),
+            Evidence.of("advisedRefillRatePerPool", a.refillRatePerPool()));
     FindingKind kind = shard ? FindingKind.POOL_NEEDS_SHARDING : FindingKind.POOL_UNDERSIZED;
     out.add(
         new Finding(
@@ -894,8 +887,11 @@ final class Diagnoser {
   // ---- ReservedLabelOnUserObject (C10)
 
   private void spoofed(List<Finding> out) {
-    for (SandboxView s : sorted(e.sandboxes())) {
-      if (s.owner() != null || s.reservedKeys().isEmpty() || !claimsControllerIdentity(s)) {
+    // only Sandboxes without an owner can claim the controller's identity
+    List<SandboxView> bare = new ArrayList<>(e.bareSandboxesWithReservedKeys());
+    bare.sort(Comparator.comparing(SandboxView::ref));
+    for (SandboxView s : bare) {
+      if (!claimsControllerIdentity(s)) {
         continue;
       }
       List<Evidence> ev = new ArrayList<>();

@@ -66,6 +66,83 @@ public final class FleetEngine {
   private final Map<ObjectRef, TemplateView> templates = new HashMap<>();
   private final Map<ObjectRef, PoolView> pools = new HashMap<>();
   private final Map<ObjectRef, SandboxView> sandboxes = new HashMap<>();
+
+  /** Shares equal strings and values between the kept Sandbox views (memory per Sandbox). */
+  private final Canonicalizer canonical = new Canonicalizer();
+
+  /**
+   * Sandboxes with a controller ownerReference to a pool, by pool (namespace/owner name), deleting
+   * ones included: pool gauges and idle-member counts read one pool's members, not every Sandbox.
+   */
+  private final Map<ObjectRef, PoolMembers> poolMembers = new HashMap<>();
+
+  /** Pool gauges of the last snapshot, reused while nothing they depend on changed. */
+  private final Map<ObjectRef, CachedGauge> gaugeCache = new HashMap<>();
+
+  /** The members of one pool and a version that changes with every change among them. */
+  private static final class PoolMembers {
+    final Map<ObjectRef, SandboxView> members = new HashMap<>();
+    long version;
+    private List<SandboxView> sorted;
+    private long sortedVersion = -1;
+
+    private List<SandboxView> owned;
+    private long ownedVersion = -1;
+    private PoolView ownedPool;
+
+    /**
+     * The active members owned by this pool object: UID-matched when both UIDs are known (kept
+     * until a member or the pool view changes).
+     */
+    List<SandboxView> ownedBy(PoolView p) {
+      if (owned == null || ownedVersion != version || ownedPool != p) {
+        List<SandboxView> l = new ArrayList<>();
+        for (SandboxView s : sortedActive()) {
+          if (p == null
+              || p.uid() == null
+              || s.owner().uid() == null
+              || p.uid().equals(s.owner().uid())) {
+            l.add(s);
+          }
+        }
+        owned = java.util.Collections.unmodifiableList(l);
+        ownedVersion = version;
+        ownedPool = p;
+      }
+      return owned;
+    }
+
+    /** Whether an active member is stale, with what it was computed from (identity). */
+    private Boolean anyStale;
+
+    private long staleVersion = -1;
+    private TemplateView staleTemplate;
+    private String[] staleLearned;
+
+    /** The members not deleting, sorted by name (kept until the next change). */
+    List<SandboxView> sortedActive() {
+      if (sorted == null || sortedVersion != version) {
+        List<SandboxView> l = new ArrayList<>();
+        for (SandboxView s : members.values()) {
+          if (!s.deleting()) {
+            l.add(s);
+          }
+        }
+        l.sort(java.util.Comparator.comparing(s -> s.ref().name()));
+        sorted = java.util.Collections.unmodifiableList(l);
+        sortedVersion = version;
+      }
+      return sorted;
+    }
+  }
+
+  /**
+   * A pool gauge with what it was computed from: the pool and template views, the learned hash
+   * (compared by identity: the engine replaces them, never mutates them) and the members' version.
+   */
+  private record CachedGauge(
+      PoolView pool, TemplateView template, String[] learned, long version, PoolGauge gauge) {}
+
   private final Map<ObjectRef, ClaimView> claims = new HashMap<>();
   private final Set<String> countedClaims = new HashSet<>();
   private final Set<String> countedMembers = new HashSet<>();
@@ -239,7 +316,8 @@ public final class FleetEngine {
     }
   }
 
-  private void upsert(FleetEvent.Upserted u) {
+  private void upsert(FleetEvent.Upserted event) {
+    FleetEvent.Upserted u = event;
     ObjectView v = u.view();
     ObjectView prev = current(v.kind(), v.ref());
     if (prev != null
@@ -268,10 +346,14 @@ public final class FleetEngine {
     } else if (v instanceof PoolView p) {
       pools.put(p.ref(), p);
       retryPendingClaims();
-    } else if (v instanceof SandboxView s) {
+    } else if (v instanceof SandboxView view) {
+      SandboxView s = canonical.sandbox(view);
+      // the stream bookkeeping keeps parts of the view too: give it the shared one
+      u = new FleetEvent.Upserted(s, u.serverTime(), u.receivedAt(), u.listed());
       SandboxView before =
           prev instanceof SandboxView ps && Objects.equals(ps.uid(), s.uid()) ? ps : null;
       sandboxes.put(s.ref(), s);
+      indexMember(prev instanceof SandboxView ps ? ps : null, s);
       learnHash(s);
       String tpl = templateOfSandbox(s, null);
       observations.onSandbox(
@@ -280,6 +362,7 @@ public final class FleetEngine {
       retryPendingClaims();
     } else if (v instanceof ClaimView c) {
       claims.put(c.ref(), c);
+      objectsVersion++;
       onClaim(c);
     }
     feedUnserved(streamLog.upserted(u, prev));
@@ -316,6 +399,7 @@ public final class FleetEngine {
     switch (d.kind()) {
       case SANDBOX -> {
         SandboxView s = sandboxes.remove(d.ref());
+        indexMember(s, null);
         observations.onSandboxDeleted(s != null ? s.uid() : d.uid(), d.receivedAt());
         if (s != null && s.uid() != null) {
           countedMembers.remove(s.uid());
@@ -329,10 +413,15 @@ public final class FleetEngine {
       case SANDBOX_WARM_POOL -> pools.remove(d.ref());
       case SANDBOX_CLAIM -> {
         ClaimView c = claims.remove(d.ref());
+        objectsVersion++;
         if (c != null && c.uid() != null) {
           countedClaims.remove(c.uid());
-          pendingClaims.remove(c.uid());
-          idleAtArrival.remove(c.uid());
+          if (!pendingClaims.isEmpty()) {
+            pendingClaims.remove(c.uid());
+          }
+          if (!idleAtArrival.isEmpty()) {
+            idleAtArrival.remove(c.uid());
+          }
         }
       }
     }
@@ -353,8 +442,8 @@ public final class FleetEngine {
       String template = templateOfSandbox(s, poolRef);
       Instant readyAt = s.ready().lastTransitionTime();
       Duration latency = Duration.between(s.createdAt(), readyAt);
-      for (SliKey key : keys(s.ref().namespace(), template, poolRef.name())) {
-        seriesOf(key).recordColdStart(readyAt, latency.isNegative() ? Duration.ZERO : latency);
+      for (SliSeries series : seriesFor(s.ref().namespace(), template, poolRef.name())) {
+        series.recordColdStart(readyAt, latency.isNegative() ? Duration.ZERO : latency);
       }
     }
     if (s.uid() == null) {
@@ -410,8 +499,8 @@ public final class FleetEngine {
       SandboxView s, Instant started, Instant ended, ResumeResult result, Duration latency) {
     String template = templateOfSandbox(s, null);
     Instant at = result == ResumeResult.TIMEOUT ? started.plus(config.resumeTimeout()) : ended;
-    for (SliKey key : keys(s.ref().namespace(), template, poolOf(s))) {
-      seriesOf(key).recordResume(at, result, latency);
+    for (SliSeries series : seriesFor(s.ref().namespace(), template, poolOf(s))) {
+      series.recordResume(at, result, latency);
     }
     feedResume(s.ref().namespace(), template, at, result);
     observations.onResume(
@@ -510,8 +599,8 @@ public final class FleetEngine {
     if (!warm) {
       streamLog.coldLaunch(c, readyAt, eligible);
     }
-    for (SliKey key : keys(ns, template, c.warmPoolName())) {
-      seriesOf(key).recordClaim(readyAt, warm, latency, eligible);
+    for (SliSeries series : seriesFor(ns, template, c.warmPoolName())) {
+      series.recordClaim(readyAt, warm, latency, eligible);
     }
     feedClaim(ns, template, readyAt, warm, latency, eligible);
     return true;
@@ -520,8 +609,8 @@ public final class FleetEngine {
   private void noteDiagnosisFacts(
       ClaimView c, SandboxView sb, String template, boolean warm, Instant readyAt) {
     String ns = c.ref().namespace();
-    TemplateView t = templates.get(new ObjectRef(ns, template));
-    if (warm && sb != null && t != null && isStale(sb, t)) {
+    TemplateView t = warm && sb != null ? templates.get(new ObjectRef(ns, template)) : null;
+    if (t != null && isStale(sb, t)) {
       TemplateChange ch = templateChanges.get(t.ref());
       Instant seen = c.firstSeen() != null ? c.firstSeen() : readyAt;
       servedStale.add(
@@ -536,7 +625,7 @@ public final class FleetEngine {
         servedStale.remove(0);
       }
     }
-    Integer atArrival = idleAtArrival.remove(c.uid());
+    Integer atArrival = idleAtArrival.isEmpty() ? null : idleAtArrival.remove(c.uid());
     if (!warm && (c.setsEnv() || c.setsVolumeClaimTemplates())) {
       int idle = atArrival != null ? atArrival : idleReadyMembers(ns, c.warmPoolName());
       forcedCold.put(
@@ -554,14 +643,113 @@ public final class FleetEngine {
 
   private int idleReadyMembers(String ns, String pool) {
     int idle = 0;
-    if (pool != null) {
-      for (SandboxView m : sandboxes.values()) {
-        if (m.ownedByPool(pool) && m.ref().namespace().equals(ns) && m.isReady() && !m.deleting()) {
+    PoolMembers pm = pool == null ? null : poolMembers.get(new ObjectRef(ns, pool));
+    if (pm != null) {
+      for (SandboxView m : pm.members.values()) {
+        if (m.isReady() && !m.deleting()) {
           idle++;
         }
       }
     }
     return idle;
+  }
+
+  /**
+   * Sandboxes owned by a claim, by the pool that claim names (spec.warmPoolRef), rebuilt on first
+   * use after any Sandbox or claim changed.
+   */
+  private Map<ObjectRef, List<SandboxView>> adoptedByPool() {
+    if (adoptedByPool == null || adoptedVersion != objectsVersion) {
+      Map<ObjectRef, List<SandboxView>> m = new HashMap<>();
+      for (SandboxView s : claimOwned.values()) {
+        String ns = s.ref().namespace();
+        ClaimView c = claims.get(new ObjectRef(ns, s.owner().name()));
+        if (c != null && c.warmPoolName() != null) {
+          m.computeIfAbsent(new ObjectRef(ns, c.warmPoolName()), x -> new ArrayList<>()).add(s);
+        }
+      }
+      adoptedByPool = m;
+      adoptedVersion = objectsVersion;
+    }
+    return adoptedByPool;
+  }
+
+  /** Sandboxes without a controller ownerReference that carry reserved keys, by ref. */
+  private final Map<ObjectRef, SandboxView> bareWithReservedKeys = new HashMap<>();
+
+  /** Sandboxes without an owner that carry reserved keys (the spoofing candidates); unordered. */
+  java.util.Collection<SandboxView> bareSandboxesWithReservedKeys() {
+    return java.util.Collections.unmodifiableCollection(bareWithReservedKeys.values());
+  }
+
+  /** Sandboxes whose controller ownerReference is a SandboxClaim, by ref. */
+  private final Map<ObjectRef, SandboxView> claimOwned = new HashMap<>();
+
+  /** Changes with every Sandbox or claim applied (for {@link #adoptedByPool}). */
+  private long objectsVersion;
+
+  private Map<ObjectRef, List<SandboxView>> adoptedByPool;
+  private long adoptedVersion = -1;
+
+  /** The pool a Sandbox is a member of by its controller ownerReference, or null. */
+  private static ObjectRef memberOfPool(SandboxView s) {
+    return s != null && s.owner() != null && "SandboxWarmPool".equals(s.owner().kind())
+        ? new ObjectRef(s.ref().namespace(), s.owner().name())
+        : null;
+  }
+
+  /** Moves a Sandbox between pool member sets: {@code before} out (if any), {@code after} in. */
+  private void indexMember(SandboxView before, SandboxView after) {
+    objectsVersion++;
+    if (before != null) {
+      claimOwned.remove(before.ref());
+      bareWithReservedKeys.remove(before.ref());
+    }
+    if (after != null && after.owner() == null && !after.reservedKeys().isEmpty()) {
+      bareWithReservedKeys.put(after.ref(), after);
+    }
+    if (after != null && after.owner() != null && "SandboxClaim".equals(after.owner().kind())) {
+      claimOwned.put(after.ref(), after);
+    }
+    ObjectRef out = memberOfPool(before);
+    ObjectRef in = memberOfPool(after);
+    if (out != null) {
+      PoolMembers pm = poolMembers.get(out);
+      if (pm != null && pm.members.remove(before.ref()) != null) {
+        pm.version++;
+        if (pm.members.isEmpty() && !out.equals(in)) {
+          poolMembers.remove(out);
+        }
+      }
+    }
+    if (in != null) {
+      PoolMembers pm = poolMembers.computeIfAbsent(in, x -> new PoolMembers());
+      pm.members.put(after.ref(), after);
+      pm.version++;
+    }
+  }
+
+  /** The series a sample of (namespace, template, pool) goes to: namespace, template, pool. */
+  private record SeriesTarget(String namespace, String template, String pool) {}
+
+  /** Series per target, so a claim costs one lookup instead of three (bounded; see below). */
+  private final Map<SeriesTarget, SliSeries[]> seriesByTarget = new HashMap<>();
+
+  private SliSeries[] seriesFor(String namespace, String template, String pool) {
+    SeriesTarget t = new SeriesTarget(namespace, template, pool);
+    SliSeries[] out = seriesByTarget.get(t);
+    if (out == null) {
+      List<SliKey> keys = keys(namespace, template, pool);
+      out = new SliSeries[keys.size()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = seriesOf(keys.get(i));
+      }
+      if (seriesByTarget.size() >= 100_000) {
+        seriesByTarget.clear(); // combinations of deleted objects; the series stay in `series`
+      }
+      seriesByTarget.put(t, out);
+    }
+    return out;
   }
 
   private List<SliKey> keys(String namespace, String template, String pool) {
@@ -578,7 +766,7 @@ public final class FleetEngine {
 
   private SliSeries seriesOf(SliKey key) {
     return series.computeIfAbsent(
-        key, k -> new SliSeries(config.bucketWidth(), fineSpan(), coarseWidth()));
+        key, k -> new SliSeries(config.bucketWidth(), fineSpan(), coarseWidth(), config.windows()));
   }
 
   /** The shortest window keeps full resolution; older data is rolled up (see {@link SliSeries}). */
@@ -676,21 +864,21 @@ public final class FleetEngine {
     }
     TemplateView t = templates.get(new ObjectRef(pool.namespace(), p.templateName()));
     List<org.sandboxslo.engine.remediation.PoolMember> members = new ArrayList<>();
-    for (SandboxView s : sandboxes.values()) {
-      if (!s.ref().namespace().equals(pool.namespace()) || s.deleting() || s.owner() == null) {
-        continue;
-      }
-      if (s.ownedByPool(pool.name())) {
-        members.add(
-            new org.sandboxslo.engine.remediation.PoolMember(
-                s.ref().name(), s.uid(), s.isReady(), isStale(s, t), null));
-      } else if ("SandboxClaim".equals(s.owner().kind())) {
-        ClaimView c = claims.get(new ObjectRef(pool.namespace(), s.owner().name()));
-        if (c != null && pool.name().equals(c.warmPoolName())) {
+    PoolMembers own = poolMembers.get(pool);
+    if (own != null) {
+      for (SandboxView s : own.members.values()) {
+        if (!s.deleting()) {
           members.add(
               new org.sandboxslo.engine.remediation.PoolMember(
-                  s.ref().name(), s.uid(), s.isReady(), isStale(s, t), c.ref().name()));
+                  s.ref().name(), s.uid(), s.isReady(), isStale(s, t), null));
         }
+      }
+    }
+    for (SandboxView s : adoptedByPool().getOrDefault(pool, List.of())) {
+      if (!s.deleting()) {
+        members.add(
+            new org.sandboxslo.engine.remediation.PoolMember(
+                s.ref().name(), s.uid(), s.isReady(), isStale(s, t), s.owner().name()));
       }
     }
     return new org.sandboxslo.engine.remediation.PoolState(
@@ -949,7 +1137,15 @@ public final class FleetEngine {
   /** The read-only facts the issue-8 diagnoses evaluate. */
   org.sandboxslo.engine.diagnosis.FleetFacts facts(
       Instant now, org.sandboxslo.engine.finding.DiagnosisConfig config) {
-    return org.sandboxslo.engine.diagnosis.FleetFacts.of(
+    Map<ObjectRef, List<SandboxView>> byPool = new HashMap<>();
+    for (Map.Entry<ObjectRef, PoolMembers> e : poolMembers.entrySet()) {
+      List<SandboxView> active = e.getValue().ownedBy(pools.get(e.getKey()));
+      if (!active.isEmpty()) {
+        byPool.put(e.getKey(), active);
+      }
+    }
+    // what FleetFacts.of groups from every Sandbox, taken from the engine's member index
+    return new org.sandboxslo.engine.diagnosis.FleetFacts(
         now,
         templates(),
         pools(),
@@ -958,7 +1154,46 @@ public final class FleetEngine {
         java.util.Collections.unmodifiableMap(synced),
         streamLog,
         this::isStale,
-        config);
+        config,
+        byPool);
+  }
+
+  /**
+   * Whether any of {@link #activeMembers} is stale against the template ({@link #isStale}); kept
+   * until a member, the template view or the learned hash changes.
+   */
+  boolean hasStaleMembers(ObjectRef pool, TemplateView t) {
+    PoolMembers pm = poolMembers.get(pool);
+    if (pm == null) {
+      return false;
+    }
+    String[] learned = t == null ? null : learnedHash.get(t.ref());
+    if (pm.anyStale == null
+        || pm.staleVersion != pm.version
+        || pm.staleTemplate != t
+        || pm.staleLearned != learned) {
+      boolean any = false;
+      for (SandboxView s : pm.sortedActive()) {
+        if (isStale(s, t)) {
+          any = true;
+          break;
+        }
+      }
+      pm.anyStale = any;
+      pm.staleVersion = pm.version;
+      pm.staleTemplate = t;
+      pm.staleLearned = learned;
+    }
+    return pm.anyStale;
+  }
+
+  /**
+   * Active (not deleting) members of a pool by controller ownerReference (pool namespace/name, any
+   * owner UID), sorted by name; empty when none.
+   */
+  List<SandboxView> activeMembers(ObjectRef pool) {
+    PoolMembers pm = poolMembers.get(pool);
+    return pm == null ? List.of() : pm.sortedActive();
   }
 
   /** An unserved claim that became terminal is a bad event of the claim-to-ready SLOs. */
@@ -1188,23 +1423,41 @@ public final class FleetEngine {
   }
 
   private Map<ObjectRef, PoolGauge> poolGauges() {
-    Map<ObjectRef, List<SandboxView>> members = new HashMap<>();
-    for (SandboxView s : sandboxes.values()) {
-      if (s.owner() != null && "SandboxWarmPool".equals(s.owner().kind()) && !s.deleting()) {
-        members
-            .computeIfAbsent(
-                new ObjectRef(s.ref().namespace(), s.owner().name()), x -> new ArrayList<>())
-            .add(s);
-      }
-    }
     Map<ObjectRef, PoolGauge> out = new HashMap<>();
     for (PoolView p : pools.values()) {
       TemplateView t = templates.get(new ObjectRef(p.ref().namespace(), p.templateName()));
+      String[] learned = t == null ? null : learnedHash.get(t.ref());
+      PoolMembers pm = poolMembers.get(p.ref());
+      long version = pm == null ? -1 : pm.version;
+      CachedGauge c = gaugeCache.get(p.ref());
+      if (c != null
+          && c.pool() == p
+          && c.template() == t
+          && c.learned() == learned
+          && c.version() == version) {
+        out.put(p.ref(), c.gauge());
+        continue;
+      }
+      PoolGauge g = poolGauge(p, t, pm == null ? List.of() : pm.members.values());
+      gaugeCache.put(p.ref(), new CachedGauge(p, t, learned, version, g));
+      out.put(p.ref(), g);
+    }
+    gaugeCache.keySet().retainAll(pools.keySet());
+    return out;
+  }
+
+  /** The gauge of one pool from its members (non-deleting ones owned by this pool object). */
+  private PoolGauge poolGauge(
+      PoolView p, TemplateView t, java.util.Collection<SandboxView> poolMembers) {
+    {
       int total = 0;
       int ready = 0;
       int readyCurrent = 0;
       int stale = 0;
-      for (SandboxView s : members.getOrDefault(p.ref(), List.of())) {
+      for (SandboxView s : poolMembers) {
+        if (s.deleting()) {
+          continue;
+        }
         if (p.uid() != null && s.owner().uid() != null && !p.uid().equals(s.owner().uid())) {
           continue; // owned by an earlier pool object of the same name
         }
@@ -1226,21 +1479,18 @@ public final class FleetEngine {
               ? null
               : (double) p.statusReadyReplicas() / replicas;
       Double current = replicas == 0 ? null : (double) readyCurrent / replicas;
-      out.put(
-          p.ref(),
-          new PoolGauge(
-              replicas,
-              p.statusReplicas(),
-              p.statusReadyReplicas(),
-              upstream,
-              total,
-              ready,
-              readyCurrent,
-              current,
-              stale,
-              total - ready));
+      return new PoolGauge(
+          replicas,
+          p.statusReplicas(),
+          p.statusReadyReplicas(),
+          upstream,
+          total,
+          ready,
+          readyCurrent,
+          current,
+          stale,
+          total - ready);
     }
-    return out;
   }
 
   static PoolGauge sum(List<PoolGauge> gs) {

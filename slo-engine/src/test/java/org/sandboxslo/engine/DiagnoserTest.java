@@ -229,6 +229,15 @@ class DiagnoserTest {
     assertEquals("0.20", f.evidence("claimsPerSecond"));
     assertEquals("4 replicas in 1 pool(s) of 4", f.evidence("advice"));
     assertEquals("ScalePool", f.proposals().get(0).action());
+    // the advice and the refill median as numbers for the what-if: one pool of 4, refill ≥
+    // ceil(0.2/s) = 1/s; the template's one pool holds 2
+    assertEquals("1", f.evidence("pools"));
+    assertEquals("2", f.evidence("replicas"));
+    assertEquals("1", f.evidence("advisedPools"));
+    assertEquals("4", f.evidence("advisedReplicasPerPool"));
+    assertEquals("1", f.evidence("advisedRefillRatePerPool"));
+    // the one refill took 20 s; the sketch reports the middle of its bucket, within 0.1 %
+    assertEquals(20.0, Double.parseDouble(f.evidence("refillP50Seconds")), 20.0 * 0.001);
   }
 
   @Test

@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code Authorization: Bearer <token>}: a static token ({@link Authenticator}, constant-time
  *       over hashes), else a JWT validated against the JWKS ({@link JwtAuthenticator}); unknown →
  *       401
- *   <li>no credentials: {@link Caller#ANONYMOUS} for GET/HEAD when {@code
- *       sloconsole.auth.anonymous-read=true}; 401 otherwise, and always for writes
+ *   <li>no credentials: {@link Caller#ANONYMOUS} for GET/HEAD (and the compute-only {@code POST
+ *       /api/v1/whatif}) when {@code sloconsole.auth.anonymous-read=true}; 401 otherwise, and
+ *       always for writes
  * </ol>
  *
  * Other paths (the web page, {@code /healthz}, {@code /readyz}, {@code /metrics}) pass unchanged.
@@ -38,6 +39,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConsoleAuth implements Handler<RoutingContext> {
   private static final Logger LOG = LoggerFactory.getLogger(ConsoleAuth.class);
+
+  /**
+   * The one POST that changes nothing (the capacity what-if only computes): a read for sign-in,
+   * so anonymous readers may use it when anonymous reads are on.
+   */
+  static final String COMPUTE_ONLY = "/api/v1/whatif";
   private static final String KEY = "sloconsole.caller";
   private static final Caller ALERTMANAGER = new Caller("alertmanager", Set.of());
 
@@ -175,7 +182,10 @@ public final class ConsoleAuth implements Handler<RoutingContext> {
       }
       throw unauthorized("unknown token");
     }
-    boolean read = req.method() == HttpMethod.GET || req.method() == HttpMethod.HEAD;
+    boolean read =
+        req.method() == HttpMethod.GET
+            || req.method() == HttpMethod.HEAD
+            || (req.method() == HttpMethod.POST && COMPUTE_ONLY.equals(req.path()));
     if (read && config.anonymousRead()) {
       return Future.succeededFuture(Caller.ANONYMOUS);
     }

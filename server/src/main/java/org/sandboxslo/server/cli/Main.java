@@ -54,7 +54,7 @@ public final class Main implements Callable<Integer> {
    */
   public static int run(
       PrintWriter out, PrintWriter err, List<Object> extraSubcommands, String... args) {
-    CommandLine cl = new CommandLine(new Main());
+    CommandLine cl = new CommandLine(new Main()).addSubcommand(new WhatIfCommand());
     extraSubcommands.forEach(cl::addSubcommand);
     cl.setOut(out);
     cl.setErr(err);

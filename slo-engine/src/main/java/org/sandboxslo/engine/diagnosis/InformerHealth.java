@@ -58,7 +58,11 @@ public final class InformerHealth {
     return suspects(f, Contradiction.find(f));
   }
 
-  static Map<Kind, Suspicion> suspects(FleetFacts f, List<Contradiction> contradictions) {
+  /**
+   * The suspect kinds at {@code f.now()} given the contradictions already found ({@link
+   * Contradiction#find}), so one evaluation finds them once.
+   */
+  public static Map<Kind, Suspicion> suspects(FleetFacts f, List<Contradiction> contradictions) {
     HealthThresholds h = f.health();
     Instant now = f.now();
     Map<Kind, Suspicion> out = new EnumMap<>(Kind.class);
