@@ -25,6 +25,8 @@ import org.sandboxslo.engine.time.Durations;
  *       {@code /metrics}; bound on the same host
  *   <li>{@code sloconsole.store.snapshot-interval} = {@code 10s}: how often the latest snapshot is
  *       written to the store
+ *   <li>{@code sloconsole.store.retention} = {@code 30d}: SLI history older than this is pruned
+ *       (hourly, in bounded batches, by the leader)
  *   <li>{@code sloconsole.db.url} = empty: a {@code jdbc:postgresql://} URL; empty means the
  *       embedded PostgreSQL
  *   <li>{@code sloconsole.db.user} = {@code postgres}; {@code sloconsole.db.password} = empty
@@ -45,6 +47,7 @@ import org.sandboxslo.engine.time.Durations;
  * @param dbPassword database password (secret)
  * @param dbDataDir embedded data directory
  * @param dbWorkDir embedded binaries directory
+ * @param retention how long SLI history rows are kept, &gt; 0
  */
 public record ConsoleConfig(
     String httpHost,
@@ -57,13 +60,15 @@ public record ConsoleConfig(
     String dbUser,
     String dbPassword,
     Path dbDataDir,
-    Path dbWorkDir) {
+    Path dbWorkDir,
+    Duration retention) {
   public static final String HTTP_HOST = "sloconsole.http.host";
   public static final String HTTP_PORT = "sloconsole.http.port";
   public static final String HTTP_STREAM_INTERVAL = "sloconsole.http.stream-interval";
   public static final String HTTP_EXTERNAL_URL = "sloconsole.http.external-url";
   public static final String MANAGEMENT_PORT = "sloconsole.management.port";
   public static final String STORE_SNAPSHOT_INTERVAL = "sloconsole.store.snapshot-interval";
+  public static final String STORE_RETENTION = "sloconsole.store.retention";
   public static final String DB_URL = "sloconsole.db.url";
   public static final String DB_USER = "sloconsole.db.user";
   public static final String DB_PASSWORD = "sloconsole.db.password";
@@ -82,6 +87,7 @@ public record ConsoleConfig(
           HTTP_EXTERNAL_URL,
           MANAGEMENT_PORT,
           STORE_SNAPSHOT_INTERVAL,
+          STORE_RETENTION,
           DB_URL,
           DB_USER,
           DB_PASSWORD,
@@ -100,6 +106,7 @@ public record ConsoleConfig(
     Objects.requireNonNull(dbPassword, "dbPassword");
     Objects.requireNonNull(dbDataDir, "dbDataDir");
     Objects.requireNonNull(dbWorkDir, "dbWorkDir");
+    Objects.requireNonNull(retention, "retention");
     if (httpHost.isBlank()) {
       throw new IllegalArgumentException(HTTP_HOST + ": must be non-empty");
     }
@@ -107,6 +114,7 @@ public record ConsoleConfig(
     checkPort(MANAGEMENT_PORT, managementPort);
     checkPositive(HTTP_STREAM_INTERVAL, streamInterval);
     checkPositive(STORE_SNAPSHOT_INTERVAL, snapshotInterval);
+    checkPositive(STORE_RETENTION, retention);
     if (!dbUrl.isEmpty() && !dbUrl.startsWith("jdbc:postgresql://")) {
       throw new IllegalArgumentException(
           DB_URL + ": expected jdbc:postgresql://host:port/database or empty, got '" + dbUrl + "'");
@@ -147,7 +155,8 @@ public record ConsoleConfig(
         map.getOrDefault(DB_USER, "postgres"),
         map.getOrDefault(DB_PASSWORD, ""),
         Path.of(map.getOrDefault(DB_DATA_DIR, "./.sandbox-slo/pg")),
-        Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")));
+        Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")),
+        duration(map, STORE_RETENTION, "30d"));
   }
 
   /** The database part, for {@link org.sandboxslo.store.Database#open}. */
@@ -170,6 +179,7 @@ public record ConsoleConfig(
         HTTP_EXTERNAL_URL + "=" + externalUrl.base(),
         MANAGEMENT_PORT + "=" + managementPort,
         STORE_SNAPSHOT_INTERVAL + "=" + Durations.format(snapshotInterval),
+        STORE_RETENTION + "=" + Durations.format(retention),
         DB_URL + "=" + (dbUrl.isEmpty() ? "(embedded)" : dbUrl),
         DB_USER + "=" + dbUser,
         DB_PASSWORD + "=" + (dbPassword.isEmpty() ? "" : MASK),
@@ -202,6 +212,8 @@ public record ConsoleConfig(
         + dbDataDir
         + ", dbWorkDir="
         + dbWorkDir
+        + ", retention="
+        + retention
         + "]";
   }
 

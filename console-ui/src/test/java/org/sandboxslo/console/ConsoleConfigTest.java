@@ -88,7 +88,7 @@ class ConsoleConfigTest {
             + " sloconsole.db.password, sloconsole.db.url, sloconsole.db.user,"
             + " sloconsole.db.work-dir, sloconsole.http.external-url, sloconsole.http.host, sloconsole.http.port,"
             + " sloconsole.http.stream-interval, sloconsole.management.port,"
-            + " sloconsole.store.snapshot-interval]",
+            + " sloconsole.store.retention, sloconsole.store.snapshot-interval]",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> ConsoleConfig.fromMap(Map.of("sloconsole.http.prot", "1")))

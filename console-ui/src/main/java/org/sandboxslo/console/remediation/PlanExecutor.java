@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.store.PlanRow;
 import org.sandboxslo.store.RemediationStore;
 import org.slf4j.Logger;
@@ -22,6 +23,14 @@ import org.slf4j.MDC;
  * (audited {@code plan.resume}); on undeploy no further step is scheduled (a step in flight
  * completes).
  *
+ * <p>With several replicas on one database only the {@link Leadership leader} runs steps: a replica
+ * that does not lead lets its plans stay {@code executing} in the store and stops ticking them
+ * before the next step. When it gains the leadership it resumes every {@code executing} plan
+ * (audited {@code plan.resume}, why {@code leadership gained}), and while it leads it looks for
+ * {@code executing} plans it does not tick yet every {@value #SCAN_POLLS} poll intervals (a plan
+ * another replica's API moved to {@code executing}). A step interrupted by a failover is completed
+ * from its audit rows ({@link PlanSteps}), so no step is applied twice.
+ *
  * <p>All scheduling state is touched only on this verticle's context; {@link #schedule} may be
  * called from any thread.
  */
@@ -32,7 +41,13 @@ public final class PlanExecutor extends VerticleBase {
   private final RemediationAudit audit;
   private final PlanSteps steps;
   private final Duration pollInterval;
+  private final Leadership leadership;
   private final Set<String> running = new HashSet<>();
+
+  /** Under an election the leader scans for {@code executing} plans every this many polls. */
+  static final int SCAN_POLLS = 4;
+
+  private long scanTimer = -1;
 
   /** Last failure logged per plan, so a retried step warns once per distinct cause. */
   private final Map<String, String> lastWarning = new HashMap<>();
@@ -40,32 +55,74 @@ public final class PlanExecutor extends VerticleBase {
   private boolean stopped;
 
   PlanExecutor(
-      RemediationStore store, RemediationAudit audit, PlanSteps steps, Duration pollInterval) {
+      RemediationStore store,
+      RemediationAudit audit,
+      PlanSteps steps,
+      Duration pollInterval,
+      Leadership leadership) {
+    this.leadership = Objects.requireNonNull(leadership, "leadership");
     this.store = Objects.requireNonNull(store, "store");
     this.audit = Objects.requireNonNull(audit, "audit");
     this.steps = Objects.requireNonNull(steps, "steps");
     this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
   }
 
-  /** Resumes every {@code executing} plan; fails when the store cannot be read. */
+  /**
+   * Resumes every {@code executing} plan when this replica leads; fails when the store cannot be
+   * read.
+   */
   @Override
   public Future<?> start() {
-    return store
-        .plans(PlanState.EXECUTING.wireName())
-        .onSuccess(plans -> plans.forEach(this::resume));
+    if (leadership.elected()) {
+      leadership.onChange(
+          leader -> {
+            if (leader) {
+              context.runOnContext(v -> resumeExecuting("leadership gained"));
+            }
+          });
+      scanTimer =
+          vertx.setPeriodic(pollInterval.toMillis() * SCAN_POLLS, t -> resumeExecuting(null));
+    }
+    return resumeExecuting("console restarted");
   }
 
-  private void resume(PlanRow p) {
-    LOG.info("resuming plan {} ({} {})", p.id(), p.action(), p.subject());
+  /**
+   * Schedules every {@code executing} plan that does not tick here yet (leader only); audits {@code
+   * plan.resume} with {@code why} unless it is null (a periodic scan).
+   */
+  private Future<Void> resumeExecuting(String why) {
+    if (stopped || !leadership.isLeader()) {
+      return Future.succeededFuture();
+    }
+    return store
+        .plans(PlanState.EXECUTING.wireName())
+        .map(
+            plans -> {
+              for (PlanRow p : plans) {
+                if (running.contains(p.id())) {
+                  continue;
+                }
+                if (why == null) {
+                  scheduleHere(p.id());
+                } else {
+                  resume(p, why);
+                }
+              }
+              return null;
+            });
+  }
+
+  private void resume(PlanRow p, String why) {
+    LOG.info("resuming plan {} ({} {}): {}", p.id(), p.action(), p.subject(), why);
     audit
-        .append(
-            RemediationAudit.EXECUTOR, "plan.resume", p.id(), null, null, "console restarted", "ok")
+        .append(audit.executor(), "plan.resume", p.id(), null, null, why, "ok")
         .onComplete(x -> scheduleHere(p.id()));
   }
 
   @Override
   public Future<?> stop() {
     stopped = true;
+    vertx.cancelTimer(scanTimer);
     return Future.succeededFuture();
   }
 
@@ -95,7 +152,8 @@ public final class PlanExecutor extends VerticleBase {
   }
 
   private void tick(String id) {
-    if (stopped) {
+    if (stopped || !leadership.isLeader()) {
+      // another replica leads: the plan stays executing in the store and the leader runs it
       running.remove(id);
       return;
     }

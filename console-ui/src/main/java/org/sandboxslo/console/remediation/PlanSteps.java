@@ -151,13 +151,7 @@ final class PlanSteps {
         .compose(
             x ->
                 audit.append(
-                    RemediationAudit.EXECUTOR,
-                    "step.before",
-                    p.id(),
-                    stepNo,
-                    object,
-                    sc.reason(),
-                    "intent"))
+                    audit.executor(), "step.before", p.id(), stepNo, object, sc.reason(), "intent"))
         .compose(
             x ->
                 worker.executeBlocking(
@@ -169,13 +163,7 @@ final class PlanSteps {
         .compose(
             result ->
                 audit.append(
-                    RemediationAudit.EXECUTOR,
-                    "step.after",
-                    p.id(),
-                    stepNo,
-                    object,
-                    sc.reason(),
-                    result))
+                    audit.executor(), "step.after", p.id(), stepNo, object, sc.reason(), result))
         .compose(
             x ->
                 store.progress(
@@ -219,7 +207,7 @@ final class PlanSteps {
         .compose(
             x ->
                 audit.append(
-                    RemediationAudit.EXECUTOR,
+                    audit.executor(),
                     "step.before",
                     p.id(),
                     stepNo,
@@ -232,7 +220,7 @@ final class PlanSteps {
             result ->
                 audit
                     .append(
-                        RemediationAudit.EXECUTOR,
+                        audit.executor(),
                         "step.after",
                         p.id(),
                         stepNo,
@@ -293,7 +281,7 @@ final class PlanSteps {
                 ready >= min
                     ? audit
                         .append(
-                            RemediationAudit.EXECUTOR,
+                            audit.executor(),
                             "step.after",
                             p.id(),
                             n,
@@ -317,8 +305,34 @@ final class PlanSteps {
                         .map(true));
   }
 
-  /** A step that changes an object: re-check, audit before, change on the worker, audit after. */
+  /**
+   * A step that changes an object: re-check, audit before, change on the worker, audit after. A
+   * step whose {@code step.after} row exists already (the replica that applied it stopped before it
+   * stored the progress, e.g. a leader failover) is not applied again: the progress moves on.
+   */
   private Future<Boolean> changeStep(PlanRow p, JsonObject s, StepOp op, int i) {
+    int n = s.getInteger("n");
+    JsonObject progress = p.progress().copy();
+    return alreadyApplied(p.id(), n)
+        .compose(
+            done ->
+                done
+                    ? store.progress(p.id(), progress.put("next", i + 1), audit.now()).map(true)
+                    : applyStep(p, s, op, i));
+  }
+
+  /** True when the audit holds a {@code step.after} row for step {@code n} of plan {@code id}. */
+  private Future<Boolean> alreadyApplied(String id, int n) {
+    return store
+        .audit(id, null, null)
+        .map(
+            rows ->
+                rows.stream()
+                    .anyMatch(
+                        r -> "step.after".equals(r.what()) && r.step() != null && r.step() == n));
+  }
+
+  private Future<Boolean> applyStep(PlanRow p, JsonObject s, StepOp op, int i) {
     int n = s.getInteger("n");
     String object = s.getJsonArray("objects").getString(0);
     JsonObject progress = p.progress().copy();
@@ -326,7 +340,7 @@ final class PlanSteps {
         .compose(
             x ->
                 audit.append(
-                    RemediationAudit.EXECUTOR,
+                    audit.executor(),
                     "step.before",
                     p.id(),
                     n,
@@ -338,7 +352,7 @@ final class PlanSteps {
             result ->
                 audit
                     .append(
-                        RemediationAudit.EXECUTOR,
+                        audit.executor(),
                         "step.after",
                         p.id(),
                         n,
@@ -383,7 +397,7 @@ final class PlanSteps {
   private Future<Boolean> finish(PlanRow p, PlanState state, String result) {
     return audit
         .append(
-            RemediationAudit.EXECUTOR,
+            audit.executor(),
             "plan.done",
             p.id(),
             null,

@@ -7,6 +7,7 @@ import io.vertx.core.WorkerExecutor;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.store.RemediationStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +62,23 @@ public final class Remediation {
       KubernetesClient client,
       RemediationFleet fleet,
       Clock clock) {
+    return start(vertx, config, store, client, fleet, clock, Leadership.ALWAYS);
+  }
+
+  /**
+   * As above for one of several replicas on one database: any replica accepts plan, approve,
+   * execute and cancel requests (they are rows); only the {@link Leadership leader} executes steps
+   * ({@link PlanExecutor}), and the audit names it {@code executor@<identity>}.
+   */
+  public static Future<Remediation> start(
+      Vertx vertx,
+      RemediationConfig config,
+      RemediationStore store,
+      KubernetesClient client,
+      RemediationFleet fleet,
+      Clock clock,
+      Leadership leadership) {
+    Objects.requireNonNull(leadership, "leadership");
     Objects.requireNonNull(vertx, "vertx");
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(store, "store");
@@ -69,9 +87,10 @@ public final class Remediation {
     Objects.requireNonNull(clock, "clock");
     LOG.info("remediation configuration:\n{}", config.describe());
     WorkerExecutor worker = vertx.createSharedWorkerExecutor(WORKER_POOL, config.workers());
-    RemediationAudit audit = new RemediationAudit(store, clock);
+    RemediationAudit audit = new RemediationAudit(store, clock, leadership.identity());
     PlanSteps steps = new PlanSteps(store, audit, new ClusterOps(client), fleet, worker);
-    PlanExecutor executor = new PlanExecutor(store, audit, steps, config.pollInterval());
+    PlanExecutor executor =
+        new PlanExecutor(store, audit, steps, config.pollInterval(), leadership);
     PlanService plans = new PlanService(config, store, audit, fleet, executor);
     Authenticator authenticator = new Authenticator(config.tokens());
     return vertx

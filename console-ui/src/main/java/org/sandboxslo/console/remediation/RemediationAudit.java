@@ -19,10 +19,25 @@ final class RemediationAudit {
 
   private final RemediationStore store;
   private final Clock clock;
+  private final String executor;
 
   RemediationAudit(RemediationStore store, Clock clock) {
+    this(store, clock, null);
+  }
+
+  /**
+   * @param identityOrNull this replica's identity in a leader election; the executor's rows then
+   *     name {@code executor@<identity>}, so the audit shows which replica applied each step
+   */
+  RemediationAudit(RemediationStore store, Clock clock, String identityOrNull) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.executor = identityOrNull == null ? EXECUTOR : EXECUTOR + "@" + identityOrNull;
+  }
+
+  /** The actor of rows this process's executor writes: {@code executor[@identity]}. */
+  String executor() {
+    return executor;
   }
 
   Instant now() {

@@ -37,7 +37,8 @@ public final class Settings {
           "auth",
           "remediation",
           "slo",
-          "controller-view");
+          "controller-view",
+          "leader");
 
   /**
    * Merges the layers.

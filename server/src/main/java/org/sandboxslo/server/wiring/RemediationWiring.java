@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.console.engine.FindingState;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.console.remediation.RemediationConfig;
 import org.sandboxslo.console.remediation.RemediationFleet;
@@ -31,7 +32,8 @@ final class RemediationWiring {
       KubernetesClient client,
       EngineLoop engine,
       LocalController localOrNull,
-      Database storage) {
+      Database storage,
+      Leadership leadership) {
     RemediationConfig cfg = RemediationConfig.fromMap(settings);
     if (localOrNull != null) {
       cfg = cfg.withDemoAdmin();
@@ -75,6 +77,12 @@ final class RemediationWiring {
         };
     return ConsoleProcess.await(
         Remediation.start(
-            vertx, cfg, new RemediationStore(storage.pool()), client, fleet, Clock.systemUTC()));
+            vertx,
+            cfg,
+            new RemediationStore(storage.pool()),
+            client,
+            fleet,
+            Clock.systemUTC(),
+            leadership));
   }
 }
