@@ -123,6 +123,7 @@ public final class PlanExecutor extends VerticleBase {
   public Future<?> stop() {
     stopped = true;
     vertx.cancelTimer(scanTimer);
+    running.forEach(id -> audit.tracing().planEnded(id, "handed over", false));
     return Future.succeededFuture();
   }
 
@@ -155,6 +156,7 @@ public final class PlanExecutor extends VerticleBase {
     if (stopped || !leadership.isLeader()) {
       // another replica leads: the plan stays executing in the store and the leader runs it
       running.remove(id);
+      audit.tracing().planEnded(id, "handed over", false);
       return;
     }
     store
@@ -163,12 +165,13 @@ public final class PlanExecutor extends VerticleBase {
             p ->
                 p == null || PlanState.of(p.state()) != PlanState.EXECUTING
                     ? Future.succeededFuture(false)
-                    : steps.step(p))
+                    : traced(p).step(p))
         .onComplete(
             ar -> {
               if (ar.succeeded() && !ar.result()) {
                 running.remove(id);
                 lastWarning.remove(id);
+                endPlanSpan(id);
                 return;
               }
               if (ar.failed()) {
@@ -177,6 +180,27 @@ public final class PlanExecutor extends VerticleBase {
                 lastWarning.remove(id);
               }
               again(id);
+            });
+  }
+
+  /** Opens the plan's span on its first step here. */
+  private PlanSteps traced(PlanRow p) {
+    audit.tracing().planStarted(p.id(), p.action(), p.subject());
+    return steps;
+  }
+
+  /** Ends the plan's span with its stored state and result ({@code succeeded: 3 steps done}). */
+  private void endPlanSpan(String id) {
+    store
+        .plan(id)
+        .onComplete(
+            ar -> {
+              PlanRow p = ar.succeeded() ? ar.result() : null;
+              String state = p == null ? "unknown" : p.state();
+              String result = p == null || p.result() == null ? "" : ": " + p.result();
+              audit
+                  .tracing()
+                  .planEnded(id, state + result, PlanState.FAILED.wireName().equals(state));
             });
   }
 

@@ -347,7 +347,13 @@ final class PlanSteps {
                     object,
                     s.getString("description"),
                     "intent"))
-        .compose(x -> worker.executeBlocking(() -> apply(op, s)))
+        .compose(
+            x ->
+                worker.executeBlocking(
+                    () -> {
+                      audit.tracing().continueTrace(p.id(), n, ops.annotations(object));
+                      return apply(op, s);
+                    }))
         .compose(
             result ->
                 audit

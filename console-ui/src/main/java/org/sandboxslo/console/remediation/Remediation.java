@@ -78,7 +78,32 @@ public final class Remediation {
       RemediationFleet fleet,
       Clock clock,
       Leadership leadership) {
+    return start(
+        vertx,
+        config,
+        store,
+        client,
+        fleet,
+        clock,
+        leadership,
+        io.opentelemetry.api.OpenTelemetry.noop());
+  }
+
+  /**
+   * As above, tracing plans and steps through {@code otel} ({@link PlanTracing}: span {@code
+   * remediation.plan} with a child {@code remediation.step} per step).
+   */
+  public static Future<Remediation> start(
+      Vertx vertx,
+      RemediationConfig config,
+      RemediationStore store,
+      KubernetesClient client,
+      RemediationFleet fleet,
+      Clock clock,
+      Leadership leadership,
+      io.opentelemetry.api.OpenTelemetry otel) {
     Objects.requireNonNull(leadership, "leadership");
+    Objects.requireNonNull(otel, "otel");
     Objects.requireNonNull(vertx, "vertx");
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(store, "store");
@@ -87,7 +112,8 @@ public final class Remediation {
     Objects.requireNonNull(clock, "clock");
     LOG.info("remediation configuration:\n{}", config.describe());
     WorkerExecutor worker = vertx.createSharedWorkerExecutor(WORKER_POOL, config.workers());
-    RemediationAudit audit = new RemediationAudit(store, clock, leadership.identity());
+    RemediationAudit audit =
+        new RemediationAudit(store, clock, leadership.identity(), new PlanTracing(otel));
     PlanSteps steps = new PlanSteps(store, audit, new ClusterOps(client), fleet, worker);
     PlanExecutor executor =
         new PlanExecutor(store, audit, steps, config.pollInterval(), leadership);
