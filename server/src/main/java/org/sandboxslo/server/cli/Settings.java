@@ -38,7 +38,8 @@ public final class Settings {
           "remediation",
           "slo",
           "controller-view",
-          "leader");
+          "leader",
+          "otlp");
 
   /**
    * Merges the layers.

@@ -38,6 +38,8 @@ import org.sandboxslo.engine.finding.DiagnosisConfig;
 import org.sandboxslo.engine.time.Durations;
 import org.sandboxslo.server.leader.LeaderConfig;
 import org.sandboxslo.server.leader.LeaderElection;
+import org.sandboxslo.server.otel.OtlpConfig;
+import org.sandboxslo.server.otel.OtlpExport;
 import org.sandboxslo.server.record.TimelineRecorder;
 import org.sandboxslo.store.Database;
 import org.slf4j.Logger;
@@ -169,8 +171,13 @@ public final class ConsoleProcess implements AutoCloseable {
       // next leader cannot start a step this process is still applying
       leadership = keep(LeaderElection.start(client, c.leader(), registry));
     }
+    // closed after remediation (the stack again), so the last spans are flushed
+    io.opentelemetry.api.OpenTelemetry otel =
+        c.otlp().enabled()
+            ? keep(OtlpExport.start(c.otlp(), registry, leadership.identity())).openTelemetry()
+            : io.opentelemetry.api.OpenTelemetry.noop();
     Remediation rem =
-        RemediationWiring.start(vertx, settings, client, engine, local, storage, leadership);
+        RemediationWiring.start(vertx, settings, client, engine, local, storage, leadership, otel);
     closeables.push(() -> await(rem.stop()));
     remediation = rem;
     SloSubsystem slos = SloWiring.start(vertx, settings, engine, storage, local, leadership);
@@ -298,7 +305,8 @@ public final class ConsoleProcess implements AutoCloseable {
       CollectorConfig collector,
       ConsoleConfig console,
       Duration refresh,
-      LeaderConfig leader) {
+      LeaderConfig leader,
+      OtlpConfig otlp) {
     static Configs of(Map<String, String> s, Set<String> extraAppKeys) {
       Set<String> known = new TreeSet<>(APP_KEYS);
       known.addAll(extraAppKeys);
@@ -318,7 +326,8 @@ public final class ConsoleProcess implements AutoCloseable {
           Durations.parse(
               "sloconsole.app.refresh-interval",
               s.getOrDefault("sloconsole.app.refresh-interval", "1s")),
-          LeaderConfig.fromMap(s, System.getenv()));
+          LeaderConfig.fromMap(s, System.getenv()),
+          OtlpConfig.fromMap(s));
     }
   }
 }

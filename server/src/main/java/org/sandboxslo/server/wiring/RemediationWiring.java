@@ -33,7 +33,8 @@ final class RemediationWiring {
       EngineLoop engine,
       LocalController localOrNull,
       Database storage,
-      Leadership leadership) {
+      Leadership leadership,
+      io.opentelemetry.api.OpenTelemetry otel) {
     RemediationConfig cfg = RemediationConfig.fromMap(settings);
     if (localOrNull != null) {
       cfg = cfg.withDemoAdmin();
@@ -83,6 +84,7 @@ final class RemediationWiring {
             client,
             fleet,
             Clock.systemUTC(),
-            leadership));
+            leadership,
+            otel));
   }
 }
