@@ -60,6 +60,19 @@ class LeaderElectionE2E {
   @BeforeAll
   void start() throws Exception {
     cluster = EmbeddedApiServer.start(0);
+    // the Lease's namespace (the kubeconfig context's) and the claims' namespace
+    for (String ns : List.of("sandbox-slo", NS)) {
+      cluster
+          .client()
+          .namespaces()
+          .resource(
+              new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                  .withNewMetadata()
+                  .withName(ns)
+                  .endMetadata()
+                  .build())
+          .create();
+    }
     db = EmbeddedDatabase.start(dir.resolve("pg"), dir.resolve("pg-bin"));
     Path kubeconfig = dir.resolve("kubeconfig");
     Files.writeString(
