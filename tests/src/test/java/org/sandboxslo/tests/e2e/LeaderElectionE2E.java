@@ -212,6 +212,7 @@ class LeaderElectionE2E {
     for (int i = 1; i <= CLAIMS; i++) {
       createExpiredClaim("expired-" + i, expired);
     }
+    // the finding fires at 6 expired claims; wait until b's finding lists all 8
     await()
         .atMost(Duration.ofSeconds(60))
         .until(
@@ -219,8 +220,10 @@ class LeaderElectionE2E {
                 Http.get(Demo.api(b, "/api/v1/findings?kind=ExpiredClaimsAccumulating"))
                         .json()
                         .path("items")
+                        .path(0)
+                        .path("objects")
                         .size()
-                    == 1);
+                    == CLAIMS);
 
     // everything goes through b, which does not lead
     Http.Response planned =
