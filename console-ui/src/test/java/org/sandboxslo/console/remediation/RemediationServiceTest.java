@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -515,7 +516,17 @@ class RemediationServiceTest {
         RemediationConfig.fromMap(
             Map.of(RemediationConfig.POLL, "100ms", "sloconsole.auth.two-person", "false"));
     RemediationStore store = new RemediationStore(pool);
-    service = get(Remediation.start(vertx, cfg, store, client, FLEET, Clock.systemUTC(), b));
+    service =
+        get(
+            Remediation.start(
+                vertx,
+                cfg,
+                store,
+                client,
+                FLEET,
+                Clock.systemUTC(),
+                b,
+                OpenTelemetrySdk.builder().setTracerProvider(traces).build()));
     PlanService s = service.plans();
     PlanRow p =
         get(
@@ -570,7 +581,14 @@ class RemediationServiceTest {
     assertEquals("executor@b leadership gained", resume.actor() + " " + resume.why());
 
     // traces: one plan span on b, a child span for each step b applied (2 and 3, not 1)
-    await().atMost(Duration.ofSeconds(5)).until(() -> spans.size() == 3);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () ->
+                assertEquals(
+                    List.of("remediation.plan", "remediation.step", "remediation.step"),
+                    spans.stream().map(SpanData::getName).sorted().toList(),
+                    spans.toString()));
     SpanData plan =
         spans.stream().filter(x -> x.getName().equals("remediation.plan")).findFirst().get();
     assertEquals(p.id(), plan.getAttributes().get(PlanTracing.PLAN));
