@@ -26,6 +26,8 @@ import org.sandboxslo.engine.time.Durations;
  *       {@code /metrics}; bound on the same host
  *   <li>{@code sloconsole.store.snapshot-interval} = {@code 10s}: how often the latest snapshot is
  *       written to the store
+ *   <li>{@code sloconsole.store.retention} = {@code 30d}: SLI history older than this is pruned
+ *       (hourly, in bounded batches, by the leader)
  *   <li>{@code sloconsole.db.url} = empty: a {@code jdbc:postgresql://} URL; empty means the
  *       embedded PostgreSQL
  *   <li>{@code sloconsole.db.user} = {@code postgres}; {@code sloconsole.db.password} = empty
@@ -73,6 +75,7 @@ import org.sandboxslo.engine.time.Durations;
  * @param dbConnectTimeout see {@code sloconsole.db.connect-timeout}
  * @param dbProbeInterval see {@code sloconsole.db.probe-interval}
  * @param backfillMaxSnapshots see {@code sloconsole.store.backfill-max-snapshots}
+ * @param retention how long SLI history rows are kept, &gt; 0
  */
 public record ConsoleConfig(
     String httpHost,
@@ -93,13 +96,15 @@ public record ConsoleConfig(
     Duration dbStatementTimeout,
     Duration dbConnectTimeout,
     Duration dbProbeInterval,
-    int backfillMaxSnapshots) {
+    int backfillMaxSnapshots,
+    Duration retention) {
   public static final String HTTP_HOST = "sloconsole.http.host";
   public static final String HTTP_PORT = "sloconsole.http.port";
   public static final String HTTP_STREAM_INTERVAL = "sloconsole.http.stream-interval";
   public static final String HTTP_EXTERNAL_URL = "sloconsole.http.external-url";
   public static final String MANAGEMENT_PORT = "sloconsole.management.port";
   public static final String STORE_SNAPSHOT_INTERVAL = "sloconsole.store.snapshot-interval";
+  public static final String STORE_RETENTION = "sloconsole.store.retention";
   public static final String DB_URL = "sloconsole.db.url";
   public static final String DB_USER = "sloconsole.db.user";
   public static final String DB_PASSWORD = "sloconsole.db.password";
@@ -126,6 +131,7 @@ public record ConsoleConfig(
           HTTP_EXTERNAL_URL,
           MANAGEMENT_PORT,
           STORE_SNAPSHOT_INTERVAL,
+          STORE_RETENTION,
           DB_URL,
           DB_USER,
           DB_PASSWORD,
@@ -152,6 +158,7 @@ public record ConsoleConfig(
     Objects.requireNonNull(dbPassword, "dbPassword");
     Objects.requireNonNull(dbDataDir, "dbDataDir");
     Objects.requireNonNull(dbWorkDir, "dbWorkDir");
+    Objects.requireNonNull(retention, "retention");
     if (httpHost.isBlank()) {
       throw new IllegalArgumentException(HTTP_HOST + ": must be non-empty");
     }
@@ -185,6 +192,7 @@ public record ConsoleConfig(
       throw new IllegalArgumentException(
           STORE_BACKFILL_MAX + ": expected an integer 1..100000, got " + backfillMaxSnapshots);
     }
+    checkPositive(STORE_RETENTION, retention);
     if (!dbUrl.isEmpty() && !dbUrl.startsWith("jdbc:postgresql://")) {
       throw new IllegalArgumentException(
           DB_URL + ": expected jdbc:postgresql://host:port/database or empty, got '" + dbUrl + "'");
@@ -236,7 +244,8 @@ public record ConsoleConfig(
         duration(map, DB_STATEMENT_TIMEOUT, "5s"),
         duration(map, DB_CONNECT_TIMEOUT, "5s"),
         duration(map, DB_PROBE_INTERVAL, "1s"),
-        integer(map, STORE_BACKFILL_MAX, 360));
+        integer(map, STORE_BACKFILL_MAX, 360),
+        duration(map, STORE_RETENTION, "30d"));
   }
 
   /**
@@ -325,6 +334,7 @@ public record ConsoleConfig(
         HTTP_EXTERNAL_URL + "=" + externalUrl.base(),
         MANAGEMENT_PORT + "=" + managementPort,
         STORE_SNAPSHOT_INTERVAL + "=" + Durations.format(snapshotInterval),
+        STORE_RETENTION + "=" + Durations.format(retention),
         DB_URL + "=" + (dbUrl.isEmpty() ? "(embedded)" : dbUrl),
         DB_USER + "=" + dbUser,
         DB_PASSWORD + "=" + (dbPassword.isEmpty() ? "" : MASK),
@@ -381,6 +391,8 @@ public record ConsoleConfig(
         + dbProbeInterval
         + ", backfillMaxSnapshots="
         + backfillMaxSnapshots
+        + ", retention="
+        + retention
         + "]";
   }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.sandboxslo.console.engine.ConsoleSources;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.store.SliStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,8 +80,24 @@ public final class ConsoleServer implements AutoCloseable {
       SliStore storeOrNull,
       PrometheusRegistry registry,
       ConsoleServices services) {
+    return start(vertx, config, sources, storeOrNull, registry, services, Leadership.ALWAYS);
+  }
+
+  /**
+   * As above for one of several replicas on one database: only the {@link Leadership leader} writes
+   * SLI history and prunes it; {@code /api/v1/status} says who leads.
+   */
+  public static Future<ConsoleServer> start(
+      Vertx vertx,
+      ConsoleConfig config,
+      ConsoleSources sources,
+      SliStore storeOrNull,
+      PrometheusRegistry registry,
+      ConsoleServices services,
+      Leadership leadership) {
     Objects.requireNonNull(vertx, "vertx");
     Objects.requireNonNull(services, "services");
+    Objects.requireNonNull(leadership, "leadership");
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(sources, "sources");
     Objects.requireNonNull(registry, "registry");
@@ -95,15 +112,18 @@ public final class ConsoleServer implements AutoCloseable {
         new ManagementVerticle(config, sources, registry, services.database());
     ConsoleVerticle console =
         new ConsoleVerticle(
-            config,
-            sources,
-            storeOrNull,
-            registry,
-            services,
-            java.time.Clock.systemUTC(),
-            metrics::dropped);
+                config,
+                sources,
+                storeOrNull,
+                registry,
+                services,
+                java.time.Clock.systemUTC(),
+                metrics::dropped)
+            .leadership(leadership);
     SnapshotWriterVerticle writer =
-        storeOrNull == null ? null : new SnapshotWriterVerticle(config, sources, storeOrNull);
+        storeOrNull == null
+            ? null
+            : new SnapshotWriterVerticle(config, sources, storeOrNull, leadership);
     List<String> ids = Collections.synchronizedList(new ArrayList<>());
     return vertx
         .deployVerticle(management)

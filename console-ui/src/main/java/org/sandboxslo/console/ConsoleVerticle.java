@@ -38,6 +38,7 @@ import org.sandboxslo.console.auth.ConsoleAuth;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.console.hooks.AlertmanagerHook;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.console.remediation.RemediationRoutes;
 import org.sandboxslo.console.slo.SloRoutes;
 import org.sandboxslo.engine.sli.FleetSnapshot;
@@ -63,7 +64,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /api/v1/{templates|pools}/{ns}/{name}/history?sli=&window=&from=&to=}: stored
  *       values, {@code {"namespace","name","sli","window","from","to","points":[{"at","value"}]}};
  *       400 naming the bad field; 503 without a store
- *   <li>{@code GET /api/v1/status}: informer sync and watch lag per kind, ingest errors, store rows
+ *   <li>{@code GET /api/v1/status}: informer sync and watch lag per kind, ingest errors, store
+ *       rows, leader election ({@code leader.isLeader}, {@code identity}, {@code holder})
  *   <li>{@code GET /api/v1/stream}: Server-Sent Events, {@code event: snapshot} with the templates
  *       JSON every {@code sloconsole.http.stream-interval}
  *   <li>{@code GET /api/v1/openapi.yaml}: the OpenAPI 3 description
@@ -163,6 +165,27 @@ public final class ConsoleVerticle extends VerticleBase {
             ? services.idempotencyOrNull()
             : IdempotencyKeys.inMemory(ConsoleServices.MEMORY_KEYS, drops);
     this.database = services.database();
+  }
+
+  private volatile Leadership leadership = Leadership.ALWAYS;
+
+  /** Sets who leads, for {@code /api/v1/status} (default {@link Leadership#ALWAYS}). */
+  public ConsoleVerticle leadership(Leadership l) {
+    this.leadership = Objects.requireNonNull(l, "leadership");
+    return this;
+  }
+
+  /**
+   * The {@code leader} member of {@code /api/v1/status}: {@code elected} (false for a single
+   * process), {@code isLeader}, this process's {@code identity} and the observed {@code holder}
+   * (null when unknown or without election).
+   */
+  static JsonObject leaderJson(Leadership l) {
+    return new JsonObject()
+        .put("elected", l.elected())
+        .put("isLeader", l.isLeader())
+        .put("identity", l.identity())
+        .put("holder", l.leader());
   }
 
   @Override
@@ -505,7 +528,8 @@ public final class ConsoleVerticle extends VerticleBase {
             .put("watchLag", SnapshotJson.watchLag(sources.watchLag()))
             .put("suspectStale", SnapshotJson.suspectStale(sources.suspectStale()))
             .put("ready", sources.ready() && sources.suspectStale().isEmpty())
-            .put("ingestErrors", SnapshotJson.ingestErrors(sources.ingestErrors()));
+            .put("ingestErrors", SnapshotJson.ingestErrors(sources.ingestErrors()))
+            .put("leader", leaderJson(leadership));
     Future<JsonObject> storeJson =
         store == null
             ? Future.succeededFuture(

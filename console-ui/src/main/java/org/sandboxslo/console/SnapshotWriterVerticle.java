@@ -2,12 +2,14 @@ package org.sandboxslo.console;
 
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.sandboxslo.console.engine.ConsoleSources;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.engine.sli.FleetSnapshot;
 import org.sandboxslo.store.SliStore;
 import org.slf4j.Logger;
@@ -20,12 +22,21 @@ import org.slf4j.LoggerFactory;
  * windows; they wait in the queue (at most {@code sloconsole.store.backfill-max-snapshots}, the
  * oldest dropped first and counted) and are written when the database returns, so the SLI history
  * has no gap. A failed write is logged at WARN once per outage and retried on the next tick; it
- * never stops the timer. A tick is skipped while a write is in flight.
+ * never stops the timer. A tick is skipped while a write is in flight. Only the {@link Leadership
+ * leader} queues and writes (replicas share one database). Retention: after its first write and
+ * then every hour the leader deletes rows older than the snapshot time minus {@code
+ * sloconsole.store.retention}, at most {@value #PRUNE_BATCH_ROWS} rows per statement and {@value
+ * #PRUNE_MAX_BATCHES} statements per run.
  */
 public final class SnapshotWriterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotWriterVerticle.class);
 
+  static final int PRUNE_BATCH_ROWS = 5000;
+  static final int PRUNE_MAX_BATCHES = 20;
+  static final Duration PRUNE_INTERVAL = Duration.ofHours(1);
+
   private final ConsoleConfig config;
+  private final Leadership leadership;
   private final ConsoleSources sources;
   private final SliStore store;
   private final AtomicLong rowsWritten = new AtomicLong();
@@ -37,6 +48,8 @@ public final class SnapshotWriterVerticle extends VerticleBase {
   private final Deque<FleetSnapshot> backlog = new ArrayDeque<>();
 
   private volatile int backlogSize;
+  private final AtomicLong rowsPruned = new AtomicLong();
+  private Instant nextPrune;
   private volatile Instant lastWritten;
   private Instant lastQueued;
   private boolean writing;
@@ -44,6 +57,15 @@ public final class SnapshotWriterVerticle extends VerticleBase {
   private long timer = -1;
 
   public SnapshotWriterVerticle(ConsoleConfig config, ConsoleSources sources, SliStore store) {
+    this(config, sources, store, Leadership.ALWAYS);
+  }
+
+  /**
+   * @param leadership writes and prunes only while this process leads
+   */
+  public SnapshotWriterVerticle(
+      ConsoleConfig config, ConsoleSources sources, SliStore store, Leadership leadership) {
+    this.leadership = Objects.requireNonNull(leadership, "leadership");
     this.config = Objects.requireNonNull(config, "config");
     this.sources = Objects.requireNonNull(sources, "sources");
     this.store = Objects.requireNonNull(store, "store");
@@ -70,6 +92,9 @@ public final class SnapshotWriterVerticle extends VerticleBase {
    */
   Future<Integer> writeLatest() {
     FleetSnapshot s = sources.snapshot();
+    if (!leadership.isLeader()) {
+      return Future.succeededFuture(0);
+    }
     if (s != null && !s.at().equals(lastQueued)) {
       lastQueued = s.at();
       backlog.addLast(s);
@@ -97,6 +122,8 @@ public final class SnapshotWriterVerticle extends VerticleBase {
                     n);
               }
             })
+        .compose(
+            n -> lastWritten == null ? Future.succeededFuture(n) : pruneDue(lastWritten).map(n))
         .eventually(
             () -> {
               writing = false;
@@ -133,6 +160,34 @@ public final class SnapshotWriterVerticle extends VerticleBase {
               }
               return Future.succeededFuture(written);
             });
+  }
+
+  /** Deletes rows older than the retention when an hour has passed since the last run. */
+  private Future<Long> pruneDue(Instant at) {
+    if (nextPrune != null && at.isBefore(nextPrune)) {
+      return Future.succeededFuture(0L);
+    }
+    nextPrune = at.plus(PRUNE_INTERVAL);
+    Instant cutoff = at.minus(config.retention());
+    return store
+        .prune(cutoff, PRUNE_BATCH_ROWS, PRUNE_MAX_BATCHES)
+        .onSuccess(
+            n -> {
+              rowsPruned.addAndGet(n);
+              if (n > 0) {
+                LOG.info("pruned {} SLI history rows older than {}", n, cutoff);
+              }
+            })
+        .recover(
+            e -> {
+              LOG.warn("pruning SLI history older than {} failed: {}", cutoff, e.getMessage());
+              return Future.succeededFuture(0L);
+            });
+  }
+
+  /** Rows deleted by retention since start. */
+  public long rowsPruned() {
+    return rowsPruned.get();
   }
 
   /** Time of the last snapshot written, or {@code null}. */

@@ -124,7 +124,8 @@ class ConsoleConfigTest {
             + " sloconsole.http.idempotency-ttl, sloconsole.http.max-stream-clients,"
             + " sloconsole.http.port, sloconsole.http.request-timeout,"
             + " sloconsole.http.stream-interval, sloconsole.management.port,"
-            + " sloconsole.store.backfill-max-snapshots, sloconsole.store.snapshot-interval]",
+            + " sloconsole.store.backfill-max-snapshots, sloconsole.store.retention,"
+            + " sloconsole.store.snapshot-interval]",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> ConsoleConfig.fromMap(Map.of("sloconsole.http.prot", "1")))

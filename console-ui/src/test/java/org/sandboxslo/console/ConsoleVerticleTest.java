@@ -292,6 +292,8 @@ class ConsoleVerticleTest {
                                   + "\"suspectStale\":[],"
                                   + "\"ready\":true,\"ingestErrors\":"
                                   + "{\"SandboxClaim/bad-annotation\":2},"
+                                  + "\"leader\":{\"elected\":false,\"isLeader\":true,"
+                                  + "\"identity\":null,\"holder\":null},"
                                   + "\"store\":{\"enabled\":false,\"rows\":null,\"error\":null},"
                                   + "\"slos\":{\"running\":false,\"loadErrors\":[]}}");
                           tc.completeNow();

@@ -77,10 +77,13 @@ class SliStoreTest {
   @Test
   void migrationIsAppliedOnceAndRendersIndexedBindMarkers() throws Exception {
     long migrations;
-    try (var files =
-        // the store module's migrations (on the class path they may sit inside its jar)
-        java.nio.file.Files.list(
-            java.nio.file.Path.of("..", "store", "src", "main", "resources", "db", "migration"))) {
+    java.net.URI dir = SliStoreTest.class.getResource("/db/migration").toURI();
+    // a directory in the IDE, inside store's jar in a reactor `verify`
+    try (java.nio.file.FileSystem jar =
+            dir.getScheme().equals("jar")
+                ? java.nio.file.FileSystems.newFileSystem(dir, Map.of())
+                : null;
+        var files = java.nio.file.Files.list(java.nio.file.Path.of(dir))) {
       migrations = files.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")).count();
     }
     assertTrue(migrations >= 1);
@@ -145,6 +148,32 @@ class SliStoreTest {
     assertEquals(
         List.of(),
         get(store.history(Scope.POOL, "demo", "python-runtime", "warm_hit_ratio", "5m", T0, T1)));
+  }
+
+  @Test
+  void retentionPrunesOldRowsInBoundedBatches() throws Exception {
+    // three snapshots 40, 39 and 38 days before T0: 69 rows each (as above), 207 in all
+    Instant d40 = T0.minus(Duration.ofDays(40));
+    Instant d39 = T0.minus(Duration.ofDays(39));
+    Instant d38 = T0.minus(Duration.ofDays(38));
+    for (Instant at : List.of(d40, d39, d38)) {
+      assertEquals(69, get(store.write(Fixtures.snapshot(at, 0.5, Fixtures.PYTHON_POOL))));
+    }
+    long before = get(store.count());
+    // older than d38: the first two snapshots, 2 x 69 = 138 rows; 2 batches of 50 stop at 100
+    assertEquals(100L, get(store.prune(d38, 50, 2)));
+    // the next call takes the remaining 38 (a short batch ends it)
+    assertEquals(38L, get(store.prune(d38, 50, 2)));
+    assertEquals(0L, get(store.prune(d38, 50, 2)));
+    assertEquals(before - 138, get(store.count()));
+    // the d38 snapshot is kept and still readable
+    assertEquals(
+        List.of(new HistoryPoint(d38, 0.5)),
+        get(
+            store.history(
+                Scope.TEMPLATE, "demo", "python-runtime", "warm_hit_ratio", "5m", d40, d38)));
+    assertEquals(69L, get(store.prune(d38.plusSeconds(1), 1000, 1)));
+    assertEquals(before - 207, get(store.count()));
   }
 
   @Test

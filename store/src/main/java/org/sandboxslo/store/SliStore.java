@@ -208,6 +208,47 @@ public final class SliStore {
             });
   }
 
+  /**
+   * Deletes one batch of rows older than {@code $1}, at most {@code $2} rows (by {@code ctid}, so a
+   * batch is one short statement however large the backlog).
+   */
+  static final String PRUNE_BATCH =
+      "delete from sli_snapshot where ctid in"
+          + " (select ctid from sli_snapshot where at < $1 limit $2)";
+
+  /**
+   * Retention: deletes rows with {@code at} before {@code before}, in batches of at most {@code
+   * batchSize} rows, one statement per batch, stopping after a short batch or {@code maxBatches}
+   * (the rest goes on the next call), so a large backlog never holds one long transaction.
+   *
+   * @param batchSize rows per statement, &gt; 0
+   * @param maxBatches statements per call, &gt; 0
+   * @return the number of rows deleted; a failed Future when a statement fails (earlier batches
+   *     stay deleted)
+   * @throws IllegalArgumentException for a non-positive batch size or count
+   */
+  public Future<Long> prune(Instant before, int batchSize, int maxBatches) {
+    Objects.requireNonNull(before, "before");
+    if (batchSize <= 0 || maxBatches <= 0) {
+      throw new IllegalArgumentException(
+          "batchSize and maxBatches must be > 0, got " + batchSize + " and " + maxBatches);
+    }
+    return pruneBatches(before.atOffset(ZoneOffset.UTC), batchSize, maxBatches, 0L);
+  }
+
+  private Future<Long> pruneBatches(
+      OffsetDateTime before, int batchSize, int batchesLeft, long deleted) {
+    return pool.preparedQuery(PRUNE_BATCH)
+        .execute(Tuple.of(before, batchSize))
+        .compose(
+            rs -> {
+              long total = deleted + rs.rowCount();
+              return rs.rowCount() < batchSize || batchesLeft <= 1
+                  ? Future.succeededFuture(total)
+                  : pruneBatches(before, batchSize, batchesLeft - 1, total);
+            });
+  }
+
   /** The number of stored rows; a failed Future when the query fails. */
   public Future<Long> count() {
     return StoreErrors.guard(

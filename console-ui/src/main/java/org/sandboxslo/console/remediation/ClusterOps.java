@@ -38,6 +38,31 @@ final class ClusterOps {
     return Resources.ops(client, kind).inNamespace(ref.namespace()).withName(ref.name()).get();
   }
 
+  /**
+   * The annotations of an agent-sandbox object named {@code Kind ns/name} (blocking), for trace
+   * continuation; empty for another kind, a missing object or a failed read (tracing never fails a
+   * step).
+   */
+  Map<String, String> annotations(String object) {
+    int sp = object.indexOf(' ');
+    if (sp < 0) {
+      return Map.of();
+    }
+    String kindName = object.substring(0, sp);
+    for (Kind k : Kind.values()) {
+      if (k.kindName().equals(kindName)) {
+        try {
+          GenericKubernetesResource r = get(k, ObjectRef.parse(object.substring(sp + 1)));
+          Map<String, String> a = r == null ? null : r.getMetadata().getAnnotations();
+          return a == null ? Map.of() : a;
+        } catch (RuntimeException e) {
+          return Map.of();
+        }
+      }
+    }
+    return Map.of();
+  }
+
   /** {@link #livePool(ObjectRef, Set)} without engine hints. */
   PoolState livePool(ObjectRef pool) {
     return livePool(pool, Set.of());

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.store.PlanRow;
 import org.sandboxslo.store.RemediationStore;
 import org.sandboxslo.store.StoreErrors;
@@ -39,8 +40,18 @@ import org.slf4j.MDC;
  *       on undeploy no further step is scheduled (a step in flight completes).
  * </ul>
  *
- * <p>A WARN is logged once per distinct cause. All scheduling state is touched only on this
- * verticle's context; {@link #schedule} may be called from any thread.
+ * <p>A WARN is logged once per distinct cause.
+ *
+ * <p>With several replicas on one database only the {@link Leadership leader} runs steps: a replica
+ * that does not lead lets its plans stay {@code executing} in the store and stops ticking them
+ * before the next step. When it gains the leadership it resumes every {@code executing} plan
+ * (audited {@code plan.resume}, why {@code leadership gained}), and while it leads it looks for
+ * {@code executing} plans it does not tick yet every {@value #SCAN_POLLS} poll intervals (a plan
+ * another replica's API moved to {@code executing}). A step interrupted by a failover is completed
+ * from its audit rows ({@link PlanSteps}), so no step is applied twice.
+ *
+ * <p>All scheduling state is touched only on this verticle's context; {@link #schedule} may be
+ * called from any thread.
  */
 public final class PlanExecutor extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(PlanExecutor.class);
@@ -64,6 +75,13 @@ public final class PlanExecutor extends VerticleBase {
   /** Database failures in a row per plan, for the backoff only. */
   private final Map<String, Integer> outages = new HashMap<>();
 
+  private final Leadership leadership;
+
+  /** Under an election the leader scans for {@code executing} plans every this many polls. */
+  static final int SCAN_POLLS = 4;
+
+  private long scanTimer = -1;
+
   /** Last failure logged per plan, so a retried step warns once per distinct cause. */
   private final Map<String, String> lastWarning = new HashMap<>();
 
@@ -74,7 +92,9 @@ public final class PlanExecutor extends VerticleBase {
       RemediationAudit audit,
       PlanSteps steps,
       Duration pollInterval,
-      ExecutorConfig config) {
+      ExecutorConfig config,
+      Leadership leadership) {
+    this.leadership = Objects.requireNonNull(leadership, "leadership");
     this.store = Objects.requireNonNull(store, "store");
     this.audit = Objects.requireNonNull(audit, "audit");
     this.steps = Objects.requireNonNull(steps, "steps");
@@ -82,19 +102,55 @@ public final class PlanExecutor extends VerticleBase {
     this.config = Objects.requireNonNull(config, "config");
   }
 
-  /** Resumes every {@code executing} plan; fails when the store cannot be read. */
+  /**
+   * Resumes every {@code executing} plan when this replica leads; fails when the store cannot be
+   * read.
+   */
   @Override
   public Future<?> start() {
-    return store
-        .plans(PlanState.EXECUTING.wireName())
-        .onSuccess(plans -> plans.forEach(this::resume));
+    if (leadership.elected()) {
+      leadership.onChange(
+          leader -> {
+            if (leader) {
+              context.runOnContext(v -> resumeExecuting("leadership gained"));
+            }
+          });
+      scanTimer =
+          vertx.setPeriodic(pollInterval.toMillis() * SCAN_POLLS, t -> resumeExecuting(null));
+    }
+    return resumeExecuting("console restarted");
   }
 
-  private void resume(PlanRow p) {
-    LOG.info("resuming plan {} ({} {})", p.id(), p.action(), p.subject());
+  /**
+   * Schedules every {@code executing} plan that does not tick here yet (leader only); audits {@code
+   * plan.resume} with {@code why} unless it is null (a periodic scan).
+   */
+  private Future<Void> resumeExecuting(String why) {
+    if (stopped || !leadership.isLeader()) {
+      return Future.succeededFuture();
+    }
+    return store
+        .plans(PlanState.EXECUTING.wireName())
+        .map(
+            plans -> {
+              for (PlanRow p : plans) {
+                if (running.contains(p.id())) {
+                  continue;
+                }
+                if (why == null) {
+                  scheduleHere(p.id(), pollInterval);
+                } else {
+                  resume(p, why);
+                }
+              }
+              return null;
+            });
+  }
+
+  private void resume(PlanRow p, String why) {
+    LOG.info("resuming plan {} ({} {}): {}", p.id(), p.action(), p.subject(), why);
     audit
-        .append(
-            RemediationAudit.EXECUTOR, "plan.resume", p.id(), null, null, "console restarted", "ok")
+        .append(audit.executor(), "plan.resume", p.id(), null, null, why, "ok")
         .compose(x -> steps.reconcile(p))
         .onSuccess(
             n -> {
@@ -108,6 +164,8 @@ public final class PlanExecutor extends VerticleBase {
   @Override
   public Future<?> stop() {
     stopped = true;
+    vertx.cancelTimer(scanTimer);
+    running.forEach(id -> audit.tracing().planEnded(id, "handed over", false));
     return Future.succeededFuture();
   }
 
@@ -164,11 +222,14 @@ public final class PlanExecutor extends VerticleBase {
     failures.remove(id);
     outages.remove(id);
     lastWarning.remove(id);
+    endPlanSpan(id);
   }
 
   private void tick(String id) {
-    if (stopped) {
+    if (stopped || !leadership.isLeader()) {
+      // another replica leads: the plan stays executing in the store and the leader runs it
       running.remove(id);
+      audit.tracing().planEnded(id, "handed over", false);
       return;
     }
     if (cancels.containsKey(id)) {
@@ -183,7 +244,7 @@ public final class PlanExecutor extends VerticleBase {
                 return Future.succeededFuture(false);
               }
               executing.put(id, p);
-              return steps.step(p);
+              return traced(p).step(p);
             })
         .onComplete(
             ar -> {
@@ -203,6 +264,27 @@ public final class PlanExecutor extends VerticleBase {
                 return;
               }
               failed(id, ar.cause());
+            });
+  }
+
+  /** Opens the plan's span on its first step here. */
+  private PlanSteps traced(PlanRow p) {
+    audit.tracing().planStarted(p.id(), p.action(), p.subject());
+    return steps;
+  }
+
+  /** Ends the plan's span with its stored state and result ({@code succeeded: 3 steps done}). */
+  private void endPlanSpan(String id) {
+    store
+        .plan(id)
+        .onComplete(
+            ar -> {
+              PlanRow p = ar.succeeded() ? ar.result() : null;
+              String state = p == null ? "unknown" : p.state();
+              String result = p == null || p.result() == null ? "" : ": " + p.result();
+              audit
+                  .tracing()
+                  .planEnded(id, state + result, PlanState.FAILED.wireName().equals(state));
             });
   }
 

@@ -148,7 +148,7 @@ final class PlanSteps {
    */
   Future<Integer> reconcile(PlanRow p) {
     return store
-        .audit(p.id(), RemediationAudit.EXECUTOR, null)
+        .audit(p.id(), audit.executor(), null)
         .compose(
             rows -> {
               Map<String, Integer> open = new LinkedHashMap<>();
@@ -170,7 +170,7 @@ final class PlanSteps {
                         n ->
                             audit
                                 .append(
-                                    RemediationAudit.EXECUTOR,
+                                    audit.executor(),
                                     "step.after",
                                     p.id(),
                                     b.step(),
@@ -192,7 +192,7 @@ final class PlanSteps {
   private Future<Long> after(
       String planId, int step, String object, String why, String result, int attempt) {
     return audit
-        .append(RemediationAudit.EXECUTOR, "step.after", planId, step, object, why, result)
+        .append(audit.executor(), "step.after", planId, step, object, why, result)
         .recover(
             e ->
                 StoreErrors.unavailable(e).isEmpty()
@@ -344,13 +344,7 @@ final class PlanSteps {
         .compose(
             x ->
                 audit.append(
-                    RemediationAudit.EXECUTOR,
-                    "step.before",
-                    p.id(),
-                    stepNo,
-                    object,
-                    sc.reason(),
-                    "intent"))
+                    audit.executor(), "step.before", p.id(), stepNo, object, sc.reason(), "intent"))
         .compose(
             x ->
                 change(
@@ -407,7 +401,7 @@ final class PlanSteps {
         .compose(
             x ->
                 audit.append(
-                    RemediationAudit.EXECUTOR,
+                    audit.executor(),
                     "step.before",
                     p.id(),
                     stepNo,
@@ -512,7 +506,7 @@ final class PlanSteps {
               progress.remove("waitingSince");
               return audit
                   .append(
-                      RemediationAudit.EXECUTOR,
+                      audit.executor(),
                       "step.after",
                       p.id(),
                       n,
@@ -529,8 +523,43 @@ final class PlanSteps {
             });
   }
 
-  /** A step that changes an object: re-check, audit before, change on the worker, audit after. */
+  /**
+   * A step that changes an object: re-check, audit before, change on the worker, audit after. A
+   * step whose {@code step.after} row exists already (the replica that applied it stopped before it
+   * stored the progress, e.g. a leader failover) is not applied again: the progress moves on.
+   */
   private Future<Boolean> changeStep(PlanRow p, JsonObject s, StepOp op, int i) {
+    int n = s.getInteger("n");
+    JsonObject progress = p.progress().copy();
+    return alreadyApplied(p.id(), n)
+        .compose(
+            done ->
+                done
+                    ? store.progress(p.id(), progress.put("next", i + 1), audit.now()).map(true)
+                    : applyStep(p, s, op, i));
+  }
+
+  /**
+   * True when the audit holds a {@code step.after} row of an applied change ({@code ok…} or {@code
+   * skipped…}; not {@code error…} nor {@code unknown…}) for step {@code n} of plan {@code id}.
+   */
+  private Future<Boolean> alreadyApplied(String id, int n) {
+    return store
+        .audit(id, null, null)
+        .map(
+            rows ->
+                rows.stream()
+                    .anyMatch(
+                        r ->
+                            "step.after".equals(r.what())
+                                && r.step() != null
+                                && r.step() == n
+                                && r.result() != null
+                                && !r.result().startsWith("error")
+                                && !r.result().startsWith("unknown")));
+  }
+
+  private Future<Boolean> applyStep(PlanRow p, JsonObject s, StepOp op, int i) {
     int n = s.getInteger("n");
     String object = s.getJsonArray("objects").getString(0);
     JsonObject progress = p.progress().copy();
@@ -538,14 +567,24 @@ final class PlanSteps {
         .compose(
             x ->
                 audit.append(
-                    RemediationAudit.EXECUTOR,
+                    audit.executor(),
                     "step.before",
                     p.id(),
                     n,
                     object,
                     s.getString("description"),
                     "intent"))
-        .compose(x -> change(p.id(), n, object, s.getString("description"), () -> apply(op, s)))
+        .compose(
+            x ->
+                change(
+                    p.id(),
+                    n,
+                    object,
+                    s.getString("description"),
+                    () -> {
+                      audit.tracing().continueTrace(p.id(), n, ops.annotations(object));
+                      return apply(op, s);
+                    }))
         .compose(
             result -> after(p.id(), n, object, s.getString("description"), result, 1).map(result))
         .compose(
@@ -605,7 +644,7 @@ final class PlanSteps {
                     ? Future.succeededFuture()
                     : audit
                         .append(
-                            RemediationAudit.EXECUTOR,
+                            audit.executor(),
                             "plan.done",
                             p.id(),
                             null,

@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.sandboxslo.console.auth.Caller;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.store.RemediationStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +60,48 @@ public final class Remediation {
       KubernetesClient client,
       RemediationFleet fleet,
       Clock clock) {
+    return start(vertx, config, store, client, fleet, clock, Leadership.ALWAYS);
+  }
+
+  /**
+   * As above for one of several replicas on one database: any replica accepts plan, approve,
+   * execute and cancel requests (they are rows); only the {@link Leadership leader} executes steps
+   * ({@link PlanExecutor}), and the audit names it {@code executor@<identity>}.
+   */
+  public static Future<Remediation> start(
+      Vertx vertx,
+      RemediationConfig config,
+      RemediationStore store,
+      KubernetesClient client,
+      RemediationFleet fleet,
+      Clock clock,
+      Leadership leadership) {
+    return start(
+        vertx,
+        config,
+        store,
+        client,
+        fleet,
+        clock,
+        leadership,
+        io.opentelemetry.api.OpenTelemetry.noop());
+  }
+
+  /**
+   * As above, tracing plans and steps through {@code otel} ({@link PlanTracing}: span {@code
+   * remediation.plan} with a child {@code remediation.step} per step).
+   */
+  public static Future<Remediation> start(
+      Vertx vertx,
+      RemediationConfig config,
+      RemediationStore store,
+      KubernetesClient client,
+      RemediationFleet fleet,
+      Clock clock,
+      Leadership leadership,
+      io.opentelemetry.api.OpenTelemetry otel) {
+    Objects.requireNonNull(leadership, "leadership");
+    Objects.requireNonNull(otel, "otel");
     Objects.requireNonNull(vertx, "vertx");
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(store, "store");
@@ -67,7 +110,8 @@ public final class Remediation {
     Objects.requireNonNull(clock, "clock");
     LOG.info("remediation configuration:\n{}", config.describe());
     WorkerExecutor worker = vertx.createSharedWorkerExecutor(WORKER_POOL, config.workers());
-    RemediationAudit audit = new RemediationAudit(store, clock);
+    RemediationAudit audit =
+        new RemediationAudit(store, clock, leadership.identity(), new PlanTracing(otel));
     PlanSteps steps =
         new PlanSteps(
             vertx,
@@ -79,7 +123,7 @@ public final class Remediation {
             config.executor(),
             config.pollInterval());
     PlanExecutor executor =
-        new PlanExecutor(store, audit, steps, config.pollInterval(), config.executor());
+        new PlanExecutor(store, audit, steps, config.pollInterval(), config.executor(), leadership);
     PlanService plans = new PlanService(config, store, audit, fleet, executor);
     return vertx
         .deployVerticle(executor)

@@ -20,10 +20,34 @@ final class RemediationAudit {
 
   private final RemediationStore store;
   private final Clock clock;
+  private final String executor;
+  private final PlanTracing tracing;
 
   RemediationAudit(RemediationStore store, Clock clock) {
+    this(store, clock, null, new PlanTracing(io.opentelemetry.api.OpenTelemetry.noop()));
+  }
+
+  /**
+   * @param identityOrNull this replica's identity in a leader election; the executor's rows then
+   *     name {@code executor@<identity>}, so the audit shows which replica applied each step
+   * @param tracing opens a step span at the executor's {@code step.before} row and ends it at its
+   *     {@code step.after} row
+   */
+  RemediationAudit(
+      RemediationStore store, Clock clock, String identityOrNull, PlanTracing tracing) {
+    this.tracing = Objects.requireNonNull(tracing, "tracing");
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.executor = identityOrNull == null ? EXECUTOR : EXECUTOR + "@" + identityOrNull;
+  }
+
+  PlanTracing tracing() {
+    return tracing;
+  }
+
+  /** The actor of rows this process's executor writes: {@code executor[@identity]}. */
+  String executor() {
+    return executor;
   }
 
   Instant now() {
@@ -45,6 +69,13 @@ final class RemediationAudit {
       String object,
       String why,
       String result) {
+    if (actor.equals(executor) && step != null) {
+      if (what.equals("step.before")) {
+        tracing.stepStarted(planId, step, object);
+      } else if (what.equals("step.after")) {
+        tracing.stepEnded(planId, step, result);
+      }
+    }
     return store.append(new AuditEntry(0, now(), actor, what, planId, step, object, why, result));
   }
 

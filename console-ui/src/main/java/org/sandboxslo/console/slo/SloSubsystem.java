@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import org.sandboxslo.console.engine.EngineLoop;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.store.SloStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,11 +65,28 @@ public final class SloSubsystem {
       SloStore storeOrNull,
       Clock clock,
       java.util.function.Consumer<org.sandboxslo.engine.scrape.Scrape> onScrape) {
+    return start(vertx, settings, engine, storeOrNull, clock, onScrape, Leadership.ALWAYS);
+  }
+
+  /**
+   * As above for one of several replicas on one database: every replica fills its registry and
+   * evaluates its SLOs (reads are served everywhere); only the {@link Leadership leader} writes and
+   * prunes the budget history ({@link SloPersistenceVerticle}).
+   */
+  public static Future<SloSubsystem> start(
+      Vertx vertx,
+      SloSettings settings,
+      EngineLoop engine,
+      SloStore storeOrNull,
+      Clock clock,
+      java.util.function.Consumer<org.sandboxslo.engine.scrape.Scrape> onScrape,
+      Leadership leadership) {
     Objects.requireNonNull(vertx, "vertx");
+    Objects.requireNonNull(leadership, "leadership");
     SloHistory history = new SloHistory(engine, storeOrNull, clock);
     SloRegistry registry = new SloRegistry(settings, engine, storeOrNull, history, clock);
     SloPersistenceVerticle persistence =
-        storeOrNull == null ? null : new SloPersistenceVerticle(registry, history);
+        storeOrNull == null ? null : new SloPersistenceVerticle(registry, history, leadership);
     ControllerViewVerticle view =
         settings.controllerUrl() == null
             ? null

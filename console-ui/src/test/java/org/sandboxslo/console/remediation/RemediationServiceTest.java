@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -30,6 +36,7 @@ import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.auth.Caller;
 import org.sandboxslo.console.engine.FindingState;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.controller.DemoManifests;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.model.ObjectRef;
@@ -404,6 +411,256 @@ class RemediationServiceTest {
         .updateStatus();
   }
 
+  static void ensureNamespace(String name) {
+    if (client.namespaces().withName(name).get() == null) {
+      client
+          .namespaces()
+          .resource(
+              new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                  .withNewMetadata()
+                  .withName(name)
+                  .endMetadata()
+                  .build())
+          .create();
+    }
+  }
+
+  /** A {@link Leadership} the test switches by hand, as the Lease election would. */
+  static final class SwitchedLeadership implements Leadership {
+    private final String identity;
+    private final List<java.util.function.Consumer<Boolean>> listeners =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile boolean leader;
+
+    SwitchedLeadership(String identity) {
+      this.identity = identity;
+    }
+
+    void set(boolean now) {
+      leader = now;
+      listeners.forEach(l -> l.accept(now));
+    }
+
+    @Override
+    public boolean isLeader() {
+      return leader;
+    }
+
+    @Override
+    public void onChange(java.util.function.Consumer<Boolean> listener) {
+      listeners.add(listener);
+    }
+
+    @Override
+    public boolean elected() {
+      return true;
+    }
+
+    @Override
+    public String identity() {
+      return identity;
+    }
+  }
+
+  @Test
+  void aFollowerLeavesStepsToTheLeaderAndTakesOverWithoutRepeatingAnAuditedStep() throws Exception {
+    ensureNamespace("team-c");
+    Map<String, Object> expired =
+        Map.of(
+            "type",
+            "Ready",
+            "status",
+            "False",
+            "reason",
+            "ClaimExpired",
+            "lastTransitionTime",
+            "2026-11-29T04:00:00Z");
+    for (String c : List.of("claim-801", "claim-802", "claim-803")) {
+      claim(c, expired, Map.of("shutdownPolicy", "Retain"));
+    }
+    // the SDK that created claim-802 annotated it with its trace (agent-sandbox's JSON map)
+    String callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    Resources.ops(client, Kind.SANDBOX_CLAIM)
+        .inNamespace("team-c")
+        .withName("claim-802")
+        .edit(
+            c -> {
+              c.getMetadata()
+                  .setAnnotations(
+                      Map.of(
+                          PlanTracing.TRACE_CONTEXT_ANNOTATION,
+                          "{\"traceparent\":\"00-" + callerTrace + "-00f067aa0ba902b7-01\"}"));
+              return c;
+            });
+    List<SpanData> spans = new java.util.concurrent.CopyOnWriteArrayList<>();
+    SdkTracerProvider traces =
+        SdkTracerProvider.builder()
+            .addSpanProcessor(SimpleSpanProcessor.create(collecting(spans)))
+            .build();
+    org.sandboxslo.engine.finding.Finding f =
+        new org.sandboxslo.engine.finding.Finding(
+            org.sandboxslo.engine.finding.FindingKind.EXPIRED_CLAIMS_ACCUMULATING,
+            "Namespace team-c",
+            org.sandboxslo.engine.finding.Severity.TICKET,
+            Instant.parse("2026-11-29T04:00:00Z"),
+            Instant.parse("2026-11-29T09:00:00Z"),
+            "expired claims pile up",
+            List.of(),
+            List.of(
+                "SandboxClaim team-c/claim-801",
+                "SandboxClaim team-c/claim-802",
+                "SandboxClaim team-c/claim-803"),
+            List.of());
+    findings = List.of(new FindingState(f, f.firstSeen(), null));
+    SwitchedLeadership b = new SwitchedLeadership("b");
+    RemediationConfig cfg =
+        RemediationConfig.fromMap(
+            Map.of(RemediationConfig.POLL, "100ms", "sloconsole.auth.two-person", "false"));
+    RemediationStore store = new RemediationStore(pool);
+    service =
+        get(
+            Remediation.start(
+                vertx,
+                cfg,
+                store,
+                client,
+                FLEET,
+                Clock.systemUTC(),
+                b,
+                OpenTelemetrySdk.builder().setTracerProvider(traces).build()));
+    PlanService s = service.plans();
+    PlanRow p =
+        get(
+            s.create(
+                ALICE,
+                new JsonObject()
+                    .put("action", "DeleteExpiredClaims")
+                    .put("subject", "team-c")
+                    .put("reason", "three retained expired claims")));
+    findings = List.of();
+    get(s.approve(ALICE, p.id()));
+    get(s.execute(ALICE, p.id(), null));
+    // b does not lead: the plan stays executing and nothing is changed (10 polls of 100 ms)
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(3))
+        .until(
+            () ->
+                state(p.id()).equals("executing")
+                    && exists("claim-801")
+                    && exists("claim-802")
+                    && exists("claim-803"));
+    assertEquals(0, count(get(store.audit(p.id(), null, null)), "step.before", "intent"));
+    // the old leader a had applied step 1 and audited it, then stopped before storing progress
+    get(
+        store.append(
+            new AuditEntry(
+                0,
+                Instant.now(),
+                "executor@a",
+                "step.after",
+                p.id(),
+                1,
+                "SandboxClaim team-c/claim-801",
+                "delete expired claim",
+                "ok")));
+    b.set(true);
+    await().atMost(Duration.ofSeconds(20)).until(() -> state(p.id()).equals("succeeded"));
+    List<AuditEntry> rows = get(store.audit(p.id(), null, null));
+    // step 1 is not applied again (claim-801 still exists, since this test's "a" never deleted
+    // it); steps 2 and 3 are applied once each by b
+    assertTrue(exists("claim-801"));
+    assertTrue(!exists("claim-802") && !exists("claim-803"), rows.toString());
+    assertEquals(
+        List.of("executor@a 1", "executor@b 2", "executor@b 3"),
+        rows.stream()
+            .filter(r -> r.what().equals("step.after"))
+            .map(r -> r.actor() + " " + r.step())
+            .toList());
+    AuditEntry resume =
+        rows.stream().filter(r -> r.what().equals("plan.resume")).findFirst().orElseThrow();
+    assertEquals("executor@b leadership gained", resume.actor() + " " + resume.why());
+
+    // traces: one plan span on b, a child span for each step b applied (2 and 3, not 1)
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () ->
+                assertEquals(
+                    List.of("remediation.plan", "remediation.step", "remediation.step"),
+                    spans.stream().map(SpanData::getName).sorted().toList(),
+                    spans.toString()));
+    SpanData plan =
+        spans.stream().filter(x -> x.getName().equals("remediation.plan")).findFirst().get();
+    assertEquals(p.id(), plan.getAttributes().get(PlanTracing.PLAN));
+    assertEquals("DeleteExpiredClaims", plan.getAttributes().get(PlanTracing.ACTION));
+    assertEquals("team-c", plan.getAttributes().get(PlanTracing.SUBJECT));
+    // the plan span's result is the plan.done row's, e.g. "succeeded: 3 steps done"
+    AuditEntry done =
+        rows.stream().filter(r -> r.what().equals("plan.done")).findFirst().orElseThrow();
+    assertTrue(done.result().startsWith("succeeded: "), done.result());
+    assertEquals(done.result(), plan.getAttributes().get(PlanTracing.RESULT));
+    List<SpanData> stepSpans =
+        spans.stream().filter(x -> x.getName().equals("remediation.step")).toList();
+    assertEquals(
+        List.of("2 [SandboxClaim team-c/claim-802] ok", "3 [SandboxClaim team-c/claim-803] ok"),
+        stepSpans.stream()
+            .map(
+                x ->
+                    x.getAttributes().get(PlanTracing.STEP)
+                        + " "
+                        + x.getAttributes().get(PlanTracing.OBJECTS)
+                        + " "
+                        + x.getAttributes().get(PlanTracing.RESULT))
+            .sorted()
+            .toList());
+    for (SpanData x : stepSpans) {
+      assertEquals(plan.getSpanContext().getSpanId(), x.getParentSpanId());
+      assertEquals("DeleteExpiredClaims", x.getAttributes().get(PlanTracing.ACTION));
+    }
+    // claim-802's trace is continued by a link; claim-803 has none
+    assertEquals(
+        List.of(callerTrace),
+        stepSpans.stream()
+            .filter(x -> x.getAttributes().get(PlanTracing.STEP) == 2L)
+            .findFirst()
+            .get()
+            .getLinks()
+            .stream()
+            .map(l -> l.getSpanContext().getTraceId())
+            .toList());
+    assertEquals(
+        0,
+        stepSpans.stream()
+            .filter(x -> x.getAttributes().get(PlanTracing.STEP) == 3L)
+            .findFirst()
+            .get()
+            .getLinks()
+            .size());
+    traces.close();
+  }
+
+  /** A span exporter that keeps what it is given. */
+  static SpanExporter collecting(List<SpanData> into) {
+    return new SpanExporter() {
+      @Override
+      public CompletableResultCode export(java.util.Collection<SpanData> spans) {
+        into.addAll(spans);
+        return CompletableResultCode.ofSuccess();
+      }
+
+      @Override
+      public CompletableResultCode flush() {
+        return CompletableResultCode.ofSuccess();
+      }
+
+      @Override
+      public CompletableResultCode shutdown() {
+        return CompletableResultCode.ofSuccess();
+      }
+    };
+  }
+
   static boolean exists(String claim) {
     return Resources.ops(client, Kind.SANDBOX_CLAIM).inNamespace("team-c").withName(claim).get()
         != null;
@@ -411,15 +668,7 @@ class RemediationServiceTest {
 
   @Test
   void expiredClaimsAreDeletedOnlyAfterApprovalAndOnlyWhileStillExpired() throws Exception {
-    client
-        .namespaces()
-        .resource(
-            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
-                .withNewMetadata()
-                .withName("team-c")
-                .endMetadata()
-                .build())
-        .create();
+    ensureNamespace("team-c");
     Map<String, Object> expired =
         Map.of(
             "type",

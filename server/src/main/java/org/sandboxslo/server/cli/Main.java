@@ -214,6 +214,13 @@ public final class Main implements Callable<Integer> {
         description = "Watch only these namespaces (repeatable; default all).")
     List<String> namespaces = new ArrayList<>();
 
+    @Option(
+        names = "--embedded-db",
+        description =
+            "Without sloconsole.db.url, start an embedded PostgreSQL under sloconsole.db.data-dir"
+                + " (laptops; the laptop distribution only). Otherwise watch needs sloconsole.db.url.")
+    boolean embeddedDb;
+
     @Override
     public Integer call() throws Exception {
       Map<String, String> extra = new LinkedHashMap<>();
@@ -221,6 +228,7 @@ public final class Main implements Callable<Integer> {
         extra.put("sloconsole.collector.namespaces", String.join(",", namespaces));
       }
       Map<String, String> settings = settings(extra);
+      requireDatabase(settings, embeddedDb);
       KubernetesClient client = KubeClients.forKubeconfig(kubeconfig, context);
       ConsoleProcess app = ConsoleProcess.watch(settings, client);
       runUntilStopped(
@@ -231,6 +239,20 @@ public final class Main implements Callable<Integer> {
           List.of(),
           spec.commandLine().getOut());
       return 0;
+    }
+  }
+
+  /**
+   * Outside the demo a real PostgreSQL is required: several replicas and restarts share it.
+   *
+   * @throws IllegalArgumentException (one line) when {@code sloconsole.db.url} is empty and {@code
+   *     --embedded-db} was not given
+   */
+  static void requireDatabase(Map<String, String> settings, boolean embeddedDb) {
+    if (!embeddedDb && settings.getOrDefault("sloconsole.db.url", "").isBlank()) {
+      throw new IllegalArgumentException(
+          "watch needs a PostgreSQL: set sloconsole.db.url (SLOCONSOLE_DB_URL or --db-url,"
+              + " jdbc:postgresql://host:port/database), or pass --embedded-db on a laptop");
     }
   }
 

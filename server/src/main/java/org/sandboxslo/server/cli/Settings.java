@@ -37,7 +37,9 @@ public final class Settings {
           "auth",
           "remediation",
           "slo",
-          "controller-view");
+          "controller-view",
+          "leader",
+          "otlp");
 
   /**
    * Merges the layers.

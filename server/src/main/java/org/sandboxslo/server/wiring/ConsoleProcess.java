@@ -29,6 +29,7 @@ import org.sandboxslo.console.api.IdempotencyKeys;
 import org.sandboxslo.console.auth.AuthConfig;
 import org.sandboxslo.console.auth.ConsoleAuth;
 import org.sandboxslo.console.engine.EngineLoop;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.console.remediation.RemediationConfig;
 import org.sandboxslo.console.slo.SloSettings;
@@ -38,6 +39,10 @@ import org.sandboxslo.engine.FleetEngine;
 import org.sandboxslo.engine.diagnosis.DiagnosisSettings;
 import org.sandboxslo.engine.finding.DiagnosisConfig;
 import org.sandboxslo.engine.time.Durations;
+import org.sandboxslo.server.leader.LeaderConfig;
+import org.sandboxslo.server.leader.LeaderElection;
+import org.sandboxslo.server.otel.OtlpConfig;
+import org.sandboxslo.server.otel.OtlpExport;
 import org.sandboxslo.server.record.TimelineRecorder;
 import org.sandboxslo.store.Database;
 import org.sandboxslo.store.IdempotencyStore;
@@ -78,6 +83,8 @@ public final class ConsoleProcess implements AutoCloseable {
   private Remediation remediation;
   private SloSubsystem slo;
   private final Map<String, String> settings;
+  private PrometheusRegistry registry = PrometheusRegistry.defaultRegistry;
+  private Leadership leadership = Leadership.ALWAYS;
 
   private ConsoleProcess(Map<String, String> settings) {
     this.settings = Map.copyOf(settings);
@@ -107,7 +114,21 @@ public final class ConsoleProcess implements AutoCloseable {
       Set<String> extraAppKeys,
       KubernetesClient client,
       LocalController localOrNull) {
+    return start(settings, extraAppKeys, client, localOrNull, PrometheusRegistry.defaultRegistry);
+  }
+
+  /**
+   * As above with the registry {@code /metrics} serves (the default registry in production; a fresh
+   * one per process when several run in one JVM, as in the leader-election test).
+   */
+  public static ConsoleProcess start(
+      Map<String, String> settings,
+      Set<String> extraAppKeys,
+      KubernetesClient client,
+      LocalController localOrNull,
+      PrometheusRegistry registry) {
     ConsoleProcess p = new ConsoleProcess(settings);
+    p.registry = registry;
     try {
       Configs c = Configs.of(settings, extraAppKeys);
       p.client = p.keep(client);
@@ -149,10 +170,21 @@ public final class ConsoleProcess implements AutoCloseable {
     closeables.push(() -> await(vertx.close()));
     storage = await(Database.open(vertx, c.console().database()));
     closeables.push(() -> await(storage.close()));
-    Remediation rem = RemediationWiring.start(vertx, settings, client, engine, local, storage);
+    if (c.leader().enabled()) {
+      // closed after remediation and SLO history have stopped (closeables is a stack), so the
+      // next leader cannot start a step this process is still applying
+      leadership = keep(LeaderElection.start(client, c.leader(), registry));
+    }
+    // closed after remediation (the stack again), so the last spans are flushed
+    io.opentelemetry.api.OpenTelemetry otel =
+        c.otlp().enabled()
+            ? keep(OtlpExport.start(c.otlp(), registry, leadership.identity())).openTelemetry()
+            : io.opentelemetry.api.OpenTelemetry.noop();
+    Remediation rem =
+        RemediationWiring.start(vertx, settings, client, engine, local, storage, leadership, otel);
     closeables.push(() -> await(rem.stop()));
     remediation = rem;
-    SloSubsystem slos = SloWiring.start(vertx, settings, engine, storage, local);
+    SloSubsystem slos = SloWiring.start(vertx, settings, engine, storage, local, leadership);
     closeables.push(() -> await(slos.stop()));
     slo = slos;
     // one sign-in for the whole console: static tokens (the remediation config's, demo tokens
@@ -168,7 +200,7 @@ public final class ConsoleProcess implements AutoCloseable {
     closeables.push(auth::stop);
     // JVM memory, GC, threads and class loading next to the console's own metrics (once per
     // registry)
-    JvmMetrics.builder().register(PrometheusRegistry.defaultRegistry);
+    JvmMetrics.builder().register(registry);
     // the console mounts the services it was given; it is stopped first, before them
     console =
         await(
@@ -177,12 +209,13 @@ public final class ConsoleProcess implements AutoCloseable {
                 c.console(),
                 engine,
                 storage.store(),
-                PrometheusRegistry.defaultRegistry,
+                registry,
                 ConsoleServices.of(slos, rem, auth)
                     .withIdempotency(
                         IdempotencyKeys.of(
                             new IdempotencyStore(storage.pool(), storage.failureBound())))
-                    .withDatabase(storage::status)));
+                    .withDatabase(storage::status),
+                leadership));
     closeables.push(() -> await(console.stop()));
   }
 
@@ -256,6 +289,11 @@ public final class ConsoleProcess implements AutoCloseable {
     return slo;
   }
 
+  /** Who leads among the replicas ({@link Leadership#ALWAYS} without an election). */
+  public Leadership leadership() {
+    return leadership;
+  }
+
   public Database storage() {
     return storage;
   }
@@ -285,7 +323,9 @@ public final class ConsoleProcess implements AutoCloseable {
       DiagnosisSettings diagnosis,
       CollectorConfig collector,
       ConsoleConfig console,
-      Duration refresh) {
+      Duration refresh,
+      LeaderConfig leader,
+      OtlpConfig otlp) {
     static Configs of(Map<String, String> s, Set<String> extraAppKeys) {
       Set<String> known = new TreeSet<>(APP_KEYS);
       known.addAll(extraAppKeys);
@@ -305,7 +345,9 @@ public final class ConsoleProcess implements AutoCloseable {
           ConsoleConfig.fromMap(s),
           Durations.parse(
               "sloconsole.app.refresh-interval",
-              s.getOrDefault("sloconsole.app.refresh-interval", "1s")));
+              s.getOrDefault("sloconsole.app.refresh-interval", "1s")),
+          LeaderConfig.fromMap(s, System.getenv()),
+          OtlpConfig.fromMap(s));
     }
   }
 }

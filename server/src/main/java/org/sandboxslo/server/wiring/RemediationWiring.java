@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.sandboxslo.console.engine.EngineLoop;
 import org.sandboxslo.console.engine.FindingState;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.console.remediation.Remediation;
 import org.sandboxslo.console.remediation.RemediationConfig;
 import org.sandboxslo.console.remediation.RemediationFleet;
@@ -30,7 +31,9 @@ final class RemediationWiring {
       KubernetesClient client,
       EngineLoop engine,
       LocalController localOrNull,
-      Database storage) {
+      Database storage,
+      Leadership leadership,
+      io.opentelemetry.api.OpenTelemetry otel) {
     RemediationConfig cfg = RemediationConfig.fromMap(settings);
     if (localOrNull != null) {
       cfg = cfg.withDemoAdmin();
@@ -74,6 +77,13 @@ final class RemediationWiring {
         };
     return ConsoleProcess.await(
         Remediation.start(
-            vertx, cfg, storage.remediationStore(), client, fleet, Clock.systemUTC()));
+            vertx,
+            cfg,
+            storage.remediationStore(),
+            client,
+            fleet,
+            Clock.systemUTC(),
+            leadership,
+            otel));
   }
 }

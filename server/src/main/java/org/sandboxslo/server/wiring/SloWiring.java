@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.sandboxslo.console.engine.EngineLoop;
+import org.sandboxslo.console.leader.Leadership;
 import org.sandboxslo.console.slo.SloSettings;
 import org.sandboxslo.console.slo.SloSubsystem;
 import org.sandboxslo.engine.model.FleetEvent;
@@ -29,6 +30,7 @@ public final class SloWiring {
   /**
    * @param localOrNull the controller in this process (the demo: its metrics are served and scraped
    *     by default), null in watch mode
+   * @param leadership only the leader writes budget history
    * @return the running subsystem; {@link SloSubsystem#stop()} persists the budget history once
    *     more
    * @throws IllegalArgumentException for bad {@code sloconsole.slo.*}/{@code controller-view.*}
@@ -39,7 +41,8 @@ public final class SloWiring {
       Map<String, String> settingsMap,
       EngineLoop engine,
       Database storage,
-      LocalController localOrNull) {
+      LocalController localOrNull,
+      Leadership leadership) {
     SloSettings settings = SloSettings.fromMap(settingsMap);
     if (localOrNull != null) {
       String url = localOrNull.serveMetrics("127.0.0.1", settings.demoPort());
@@ -57,7 +60,8 @@ public final class SloWiring {
             engine,
             store,
             Clock.systemUTC(),
-            s -> engine.sink().accept(new FleetEvent.Scraped(s))));
+            s -> engine.sink().accept(new FleetEvent.Scraped(s)),
+            leadership));
   }
 
   static <T> T await(Future<T> f) {
