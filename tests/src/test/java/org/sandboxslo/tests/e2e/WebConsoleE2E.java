@@ -203,9 +203,10 @@ class WebConsoleE2E {
     if (b.present("#who button.link")) {
       b.find("#who button.link").click();
     }
-    b.await("#signin-open", 10).click();
-    b.await("#signin-token", 10).sendKeys(token, Keys.ENTER);
-    b.await("#who-user", 10);
+    // 30 s: on a loaded machine the sign-in's whoami round trip took over 10 s
+    b.await("#signin-open", 30).click();
+    b.await("#signin-token", 30).sendKeys(token, Keys.ENTER);
+    b.await("#who-user", 30);
   }
 
   @Test
