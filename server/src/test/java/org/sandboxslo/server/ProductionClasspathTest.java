@@ -77,8 +77,7 @@ class ProductionClasspathTest {
             "vertx-core-",
             "vertx-pg-client-",
             "kubernetes-client-",
-            "picocli-",
-            "HdrHistogram-")) {
+            "picocli-")) {
       assertTrue(jars.stream().anyMatch(j -> j.startsWith(need)), need + " missing from " + jars);
     }
   }

@@ -82,7 +82,13 @@ public final class FleetEngine {
   /** The members of one pool and a version that changes with every change among them. */
   private static final class PoolMembers {
     final Map<ObjectRef, SandboxView> members = new HashMap<>();
+
+    /**
+     * The engine-wide {@code objectsVersion} of the last change to this set: unique across sets, so
+     * a set removed when empty and created again never repeats a version a cache has seen.
+     */
     long version;
+
     private List<SandboxView> sorted;
     private long sortedVersion = -1;
 
@@ -716,7 +722,7 @@ public final class FleetEngine {
     if (out != null) {
       PoolMembers pm = poolMembers.get(out);
       if (pm != null && pm.members.remove(before.ref()) != null) {
-        pm.version++;
+        pm.version = objectsVersion;
         if (pm.members.isEmpty() && !out.equals(in)) {
           poolMembers.remove(out);
         }
@@ -725,7 +731,7 @@ public final class FleetEngine {
     if (in != null) {
       PoolMembers pm = poolMembers.computeIfAbsent(in, x -> new PoolMembers());
       pm.members.put(after.ref(), after);
-      pm.version++;
+      pm.version = objectsVersion;
     }
   }
 
