@@ -2,19 +2,14 @@ package org.sandboxslo.console.hooks;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -24,7 +19,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import org.sandboxslo.console.ConsoleVerticleAccess;
+import org.sandboxslo.console.RouterFixture;
 import org.sandboxslo.console.auth.AuthConfig;
 import org.sandboxslo.console.auth.ConsoleAuth;
 
@@ -35,42 +30,33 @@ import org.sandboxslo.console.auth.ConsoleAuth;
  */
 class WebhookPropertyTest {
   static final String SECRET = "webhook-property-secret-0123";
-  static Vertx vertx;
-  static HttpServer server;
-  static WebClient web;
+  static RouterFixture app;
 
   @BeforeContainer
   static void start() throws Exception {
-    vertx = Vertx.vertx();
-    Router r = Router.router(vertx);
-    r.route()
-        .handler(ConsoleAuth.of(AuthConfig.ofTokens(Map.of(), false).withWebhookToken(SECRET)));
-    new AlertmanagerHook().mount(r);
-    ConsoleVerticleAccess.jsonErrors(r);
-    server =
-        vertx
-            .createHttpServer()
-            .requestHandler(r)
-            .listen(0, "127.0.0.1")
-            .toCompletionStage()
-            .toCompletableFuture()
-            .get(10, TimeUnit.SECONDS);
-    web = WebClient.create(vertx);
+    app =
+        RouterFixture.start(
+            (vertx, r) -> {
+              r.route()
+                  .handler(
+                      ConsoleAuth.of(
+                          AuthConfig.ofTokens(Map.of(), false).withWebhookToken(SECRET)));
+              new AlertmanagerHook().mount(r);
+            });
   }
 
   @AfterContainer
   static void stop() {
-    vertx.close();
+    app.close();
   }
 
   static HttpResponse<Buffer> post(String body, String contentType) throws Exception {
-    return web.post(server.actualPort(), "127.0.0.1", "/hooks/alertmanager")
-        .putHeader("Content-Type", contentType)
-        .putHeader("Authorization", "Bearer " + SECRET)
-        .sendBuffer(Buffer.buffer(body))
-        .toCompletionStage()
-        .toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+    return RouterFixture.send(
+        app.post("/hooks/alertmanager")
+            .putHeader("Content-Type", contentType)
+            .putHeader("Authorization", "Bearer " + SECRET),
+        Buffer.buffer(body),
+        10);
   }
 
   static void assertClientError(HttpResponse<Buffer> res, String input) {

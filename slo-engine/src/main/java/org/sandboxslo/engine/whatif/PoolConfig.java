@@ -102,83 +102,83 @@ public record PoolConfig(
   }
 
   public PoolConfig withPools(int pools, int replicas) {
-    return new PoolConfig(
-        pools,
-        replicas,
-        maxBatch,
-        refillRatePerPool,
-        coldStart,
-        warmAdoption,
-        watchLag,
-        expectationsGate,
-        expectationsTimeout,
-        pendingCandidateWait,
-        cpuMillisPerMember,
-        memoryBytesPerMember);
+    Copy c = new Copy(this);
+    c.pools = pools;
+    c.replicas = replicas;
+    return c.build();
   }
 
   public PoolConfig withRefillRate(double perPool) {
-    return new PoolConfig(
-        pools,
-        replicas,
-        maxBatch,
-        perPool,
-        coldStart,
-        warmAdoption,
-        watchLag,
-        expectationsGate,
-        expectationsTimeout,
-        pendingCandidateWait,
-        cpuMillisPerMember,
-        memoryBytesPerMember);
+    Copy c = new Copy(this);
+    c.refillRatePerPool = perPool;
+    return c.build();
   }
 
   public PoolConfig withWatchLag(Duration lag, boolean gate) {
-    return new PoolConfig(
-        pools,
-        replicas,
-        maxBatch,
-        refillRatePerPool,
-        coldStart,
-        warmAdoption,
-        lag,
-        gate,
-        expectationsTimeout,
-        pendingCandidateWait,
-        cpuMillisPerMember,
-        memoryBytesPerMember);
+    Copy c = new Copy(this);
+    c.watchLag = lag;
+    c.expectationsGate = gate;
+    return c.build();
   }
 
   public PoolConfig withPendingCandidateWait(Duration wait) {
-    return new PoolConfig(
-        pools,
-        replicas,
-        maxBatch,
-        refillRatePerPool,
-        coldStart,
-        warmAdoption,
-        watchLag,
-        expectationsGate,
-        expectationsTimeout,
-        wait,
-        cpuMillisPerMember,
-        memoryBytesPerMember);
+    Copy c = new Copy(this);
+    c.pendingCandidateWait = wait;
+    return c.build();
   }
 
   public PoolConfig withRequests(long cpuMillis, long memoryBytes) {
-    return new PoolConfig(
-        pools,
-        replicas,
-        maxBatch,
-        refillRatePerPool,
-        coldStart,
-        warmAdoption,
-        watchLag,
-        expectationsGate,
-        expectationsTimeout,
-        pendingCandidateWait,
-        cpuMillis,
-        memoryBytes);
+    Copy c = new Copy(this);
+    c.cpuMillisPerMember = cpuMillis;
+    c.memoryBytesPerMember = memoryBytes;
+    return c.build();
+  }
+
+  /** A mutable copy of every component, for the withers; {@link #build} validates again. */
+  private static final class Copy {
+    int pools;
+    int replicas;
+    int maxBatch;
+    double refillRatePerPool;
+    LogNormal coldStart;
+    LogNormal warmAdoption;
+    Duration watchLag;
+    boolean expectationsGate;
+    Duration expectationsTimeout;
+    Duration pendingCandidateWait;
+    long cpuMillisPerMember;
+    long memoryBytesPerMember;
+
+    Copy(PoolConfig c) {
+      pools = c.pools;
+      replicas = c.replicas;
+      maxBatch = c.maxBatch;
+      refillRatePerPool = c.refillRatePerPool;
+      coldStart = c.coldStart;
+      warmAdoption = c.warmAdoption;
+      watchLag = c.watchLag;
+      expectationsGate = c.expectationsGate;
+      expectationsTimeout = c.expectationsTimeout;
+      pendingCandidateWait = c.pendingCandidateWait;
+      cpuMillisPerMember = c.cpuMillisPerMember;
+      memoryBytesPerMember = c.memoryBytesPerMember;
+    }
+
+    PoolConfig build() {
+      return new PoolConfig(
+          pools,
+          replicas,
+          maxBatch,
+          refillRatePerPool,
+          coldStart,
+          warmAdoption,
+          watchLag,
+          expectationsGate,
+          expectationsTimeout,
+          pendingCandidateWait,
+          cpuMillisPerMember,
+          memoryBytesPerMember);
+    }
   }
 
   /** replicas × pools. */
