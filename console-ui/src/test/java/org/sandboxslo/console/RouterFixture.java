@@ -10,6 +10,8 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import org.sandboxslo.console.auth.AuthConfig;
+import org.sandboxslo.console.auth.ConsoleAuth;
 
 /**
  * A Vert.x router with the routes under test mounted, the console's JSON error handling, an HTTP
@@ -38,6 +40,18 @@ public final class RouterFixture implements AutoCloseable {
     HttpServer server =
         await(vertx.createHttpServer().requestHandler(r).listen(0, "127.0.0.1"), 10);
     return new RouterFixture(vertx, server, WebClient.create(vertx));
+  }
+
+  /**
+   * As {@link #start(BiConsumer)}, with {@link ConsoleAuth} of {@code auth} on every route first.
+   */
+  public static RouterFixture start(AuthConfig auth, BiConsumer<Vertx, Router> mount)
+      throws Exception {
+    return start(
+        (vertx, r) -> {
+          r.route().handler(ConsoleAuth.of(auth));
+          mount.accept(vertx, r);
+        });
   }
 
   /** A POST to {@code path} on the fixture's server. */

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.sandboxslo.console.RouterFixture;
 import org.sandboxslo.console.auth.AuthConfig;
-import org.sandboxslo.console.auth.ConsoleAuth;
 
 /**
  * Issue 9 probes on the webhook: it takes only Alertmanager's secret (Bearer or basic auth), wrong
@@ -41,13 +40,8 @@ class AlertmanagerHookSafetyTest {
                     .incrementAndGet());
     app =
         RouterFixture.start(
-            (vertx, r) -> {
-              r.route()
-                  .handler(
-                      ConsoleAuth.of(
-                          AuthConfig.ofTokens(Map.of(), false).withWebhookToken(SECRET)));
-              hook.mount(r);
-            });
+            AuthConfig.ofTokens(Map.of(), false).withWebhookToken(SECRET),
+            (vertx, r) -> hook.mount(r));
   }
 
   @AfterAll

@@ -21,7 +21,6 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import org.sandboxslo.console.RouterFixture;
 import org.sandboxslo.console.auth.AuthConfig;
-import org.sandboxslo.console.auth.ConsoleAuth;
 
 /**
  * Issue 9: no 5xx for bad input. Arbitrary JSON trees shaped like Alertmanager payloads (wrong
@@ -36,13 +35,8 @@ class WebhookPropertyTest {
   static void start() throws Exception {
     app =
         RouterFixture.start(
-            (vertx, r) -> {
-              r.route()
-                  .handler(
-                      ConsoleAuth.of(
-                          AuthConfig.ofTokens(Map.of(), false).withWebhookToken(SECRET)));
-              new AlertmanagerHook().mount(r);
-            });
+            AuthConfig.ofTokens(Map.of(), false).withWebhookToken(SECRET),
+            (vertx, r) -> new AlertmanagerHook().mount(r));
   }
 
   @AfterContainer

@@ -143,6 +143,10 @@ class PlanExecutorFaultsTest {
     return p;
   }
 
+  /** The progress of a ShardPool into 2 while its first shard (2 replicas) has no Ready member. */
+  static final String SHARD_1_WAITING =
+      "SandboxWarmPool demo/node-runtime-pool-shard-1: 0 of 2 Ready";
+
   /**
    * Executes a ShardPool of demo/node-runtime-pool (4 replicas) into 2 shards and waits at most 20
    * s until the plan's progress matches {@code until}.
@@ -222,12 +226,7 @@ class PlanExecutorFaultsTest {
   void aSubjectPoolDeletedMidPlanFailsThePlanInsteadOfWaitingForZeroReady() throws Exception {
     PlanService s = start(Map.of());
     PlanRow p =
-        shardedUntil(
-            s,
-            progress ->
-                progress
-                    .getString("waiting", "")
-                    .equals("SandboxWarmPool demo/node-runtime-pool-shard-1: 0 of 2 Ready"));
+        shardedUntil(s, progress -> progress.getString("waiting", "").equals(SHARD_1_WAITING));
     Resources.ops(client, Kind.SANDBOX_WARM_POOL)
         .inNamespace("demo")
         .withName("node-runtime-pool")
@@ -329,12 +328,7 @@ class PlanExecutorFaultsTest {
     PlanService s = start(Map.of());
     // the executor waits for the first shard, which never gets Ready here (no controller)
     PlanRow p =
-        shardedUntil(
-            s,
-            progress ->
-                progress
-                    .getString("waiting", "")
-                    .startsWith("SandboxWarmPool demo/node-runtime-pool-shard-1: 0 of 2 Ready"));
+        shardedUntil(s, progress -> progress.getString("waiting", "").startsWith(SHARD_1_WAITING));
     Throwable refused;
     signalDatabase("STOP");
     try {

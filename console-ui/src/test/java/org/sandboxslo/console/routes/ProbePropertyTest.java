@@ -26,7 +26,6 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 import org.sandboxslo.console.RouterFixture;
 import org.sandboxslo.console.auth.AuthConfig;
 import org.sandboxslo.console.auth.Caller;
-import org.sandboxslo.console.auth.ConsoleAuth;
 import org.sandboxslo.engine.model.FleetEvent;
 
 /**
@@ -45,15 +44,10 @@ class ProbePropertyTest {
   static void start() throws Exception {
     app =
         RouterFixture.start(
-            (vertx, r) -> {
-              r.route()
-                  .handler(
-                      ConsoleAuth.of(
-                          AuthConfig.ofTokens(
-                              Map.of(TOKEN, new Caller("olga", Set.of("operator:team-a"))),
-                              false)));
-              new ProbeRoutes(() -> RECEIVED::add, Clock.fixed(NOW, ZoneOffset.UTC)).mount(r);
-            });
+            AuthConfig.ofTokens(
+                Map.of(TOKEN, new Caller("olga", Set.of("operator:team-a"))), false),
+            (vertx, r) ->
+                new ProbeRoutes(() -> RECEIVED::add, Clock.fixed(NOW, ZoneOffset.UTC)).mount(r));
   }
 
   @AfterContainer

@@ -2,6 +2,7 @@ package org.sandboxslo.engine.whatif;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * A warm-pool configuration to simulate: what the pools are (spec.replicas, how many pools share
@@ -102,35 +103,41 @@ public record PoolConfig(
   }
 
   public PoolConfig withPools(int pools, int replicas) {
-    Copy c = new Copy(this);
-    c.pools = pools;
-    c.replicas = replicas;
-    return c.build();
+    return with(
+        c -> {
+          c.pools = pools;
+          c.replicas = replicas;
+        });
   }
 
   public PoolConfig withRefillRate(double perPool) {
-    Copy c = new Copy(this);
-    c.refillRatePerPool = perPool;
-    return c.build();
+    return with(c -> c.refillRatePerPool = perPool);
   }
 
   public PoolConfig withWatchLag(Duration lag, boolean gate) {
-    Copy c = new Copy(this);
-    c.watchLag = lag;
-    c.expectationsGate = gate;
-    return c.build();
+    return with(
+        c -> {
+          c.watchLag = lag;
+          c.expectationsGate = gate;
+        });
   }
 
   public PoolConfig withPendingCandidateWait(Duration wait) {
-    Copy c = new Copy(this);
-    c.pendingCandidateWait = wait;
-    return c.build();
+    return with(c -> c.pendingCandidateWait = wait);
   }
 
   public PoolConfig withRequests(long cpuMillis, long memoryBytes) {
+    return with(
+        c -> {
+          c.cpuMillisPerMember = cpuMillis;
+          c.memoryBytesPerMember = memoryBytes;
+        });
+  }
+
+  /** This configuration with {@code change} applied to a copy, validated as a new one. */
+  private PoolConfig with(Consumer<Copy> change) {
     Copy c = new Copy(this);
-    c.cpuMillisPerMember = cpuMillis;
-    c.memoryBytesPerMember = memoryBytes;
+    change.accept(c);
     return c.build();
   }
 
