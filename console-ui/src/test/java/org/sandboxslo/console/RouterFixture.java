@@ -1,9 +1,12 @@
 package org.sandboxslo.console;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
@@ -63,6 +66,14 @@ public final class RouterFixture implements AutoCloseable {
   public static HttpResponse<Buffer> send(HttpRequest<Buffer> request, Buffer body, int seconds)
       throws Exception {
     return await(request.sendBuffer(body), seconds);
+  }
+
+  /** A refusal's JSON body has a {@code reason} and no Java class or exception name. */
+  public static void assertRefusalNamesAReason(HttpResponse<Buffer> res) {
+    JsonObject err = res.bodyAsJsonObject();
+    assertTrue(err.containsKey("reason"), err.encode());
+    assertTrue(
+        !err.encode().contains("Exception") && !err.encode().contains("java."), err.encode());
   }
 
   private static <T> T await(Future<T> future, int seconds) throws Exception {

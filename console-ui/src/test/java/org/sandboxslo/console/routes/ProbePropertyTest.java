@@ -74,10 +74,7 @@ class ProbePropertyTest {
       assertEquals(before + 1, RECEIVED.size(), body);
     } else {
       assertEquals(before, RECEIVED.size(), body);
-      JsonObject err = res.bodyAsJsonObject();
-      assertTrue(err.containsKey("reason"), err.encode());
-      assertTrue(
-          !err.encode().contains("Exception") && !err.encode().contains("java."), err.encode());
+      RouterFixture.assertRefusalNamesAReason(res);
     }
   }
 
