@@ -4,26 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.sandboxslo.console.ConsoleVerticleAccess;
+import org.sandboxslo.console.RouterFixture;
 import org.sandboxslo.console.auth.AuthConfig;
-import org.sandboxslo.console.auth.ConsoleAuth;
 
 /**
  * Issue 9 probes on the webhook: it takes only Alertmanager's secret (Bearer or basic auth), wrong
@@ -32,54 +26,35 @@ import org.sandboxslo.console.auth.ConsoleAuth;
  */
 class AlertmanagerHookSafetyTest {
   static final String SECRET = "am-webhook-secret-0123456789";
-  static Vertx vertx;
-  static HttpServer server;
-  static WebClient client;
+  static RouterFixture app;
   static AlertmanagerHook hook;
   static final Map<String, AtomicLong> drops = new ConcurrentHashMap<>();
 
   @BeforeAll
   static void start() throws Exception {
-    vertx = Vertx.vertx();
-    Router r = Router.router(vertx);
-    r.route()
-        .handler(ConsoleAuth.of(AuthConfig.ofTokens(Map.of(), false).withWebhookToken(SECRET)));
     hook =
         new AlertmanagerHook(
             (kind, reason) ->
                 drops
                     .computeIfAbsent(kind + "/" + reason, k -> new AtomicLong())
                     .incrementAndGet());
-    hook.mount(r);
-    ConsoleVerticleAccess.jsonErrors(r);
-    server =
-        vertx
-            .createHttpServer()
-            .requestHandler(r)
-            .listen(0, "127.0.0.1")
-            .toCompletionStage()
-            .toCompletableFuture()
-            .get(10, TimeUnit.SECONDS);
-    client = WebClient.create(vertx);
+    app =
+        RouterFixture.start(
+            AuthConfig.ofTokens(Map.of(), false).withWebhookToken(SECRET),
+            (vertx, r) -> hook.mount(r));
   }
 
   @AfterAll
   static void stop() {
-    vertx.close();
+    app.close();
   }
 
   static HttpResponse<Buffer> post(String body, String authorization) throws Exception {
-    var req =
-        client
-            .post(server.actualPort(), "127.0.0.1", "/hooks/alertmanager")
-            .putHeader("Content-Type", "application/json");
+    var req = app.post("/hooks/alertmanager").putHeader("Content-Type", "application/json");
     if (authorization != null) {
       req.putHeader("Authorization", authorization);
     }
-    return req.sendBuffer(Buffer.buffer(body.getBytes(StandardCharsets.UTF_8)))
-        .toCompletionStage()
-        .toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+    return RouterFixture.send(req, Buffer.buffer(body.getBytes(StandardCharsets.UTF_8)), 10);
   }
 
   static HttpResponse<Buffer> post(String body) throws Exception {

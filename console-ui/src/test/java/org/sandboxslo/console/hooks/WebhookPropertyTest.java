@@ -2,19 +2,13 @@ package org.sandboxslo.console.hooks;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.Json;
-import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -24,9 +18,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import org.sandboxslo.console.ConsoleVerticleAccess;
+import org.sandboxslo.console.RouterFixture;
 import org.sandboxslo.console.auth.AuthConfig;
-import org.sandboxslo.console.auth.ConsoleAuth;
 
 /**
  * Issue 9: no 5xx for bad input. Arbitrary JSON trees shaped like Alertmanager payloads (wrong
@@ -35,52 +28,35 @@ import org.sandboxslo.console.auth.ConsoleAuth;
  */
 class WebhookPropertyTest {
   static final String SECRET = "webhook-property-secret-0123";
-  static Vertx vertx;
-  static HttpServer server;
-  static WebClient web;
+  static RouterFixture app;
 
   @BeforeContainer
   static void start() throws Exception {
-    vertx = Vertx.vertx();
-    Router r = Router.router(vertx);
-    r.route()
-        .handler(ConsoleAuth.of(AuthConfig.ofTokens(Map.of(), false).withWebhookToken(SECRET)));
-    new AlertmanagerHook().mount(r);
-    ConsoleVerticleAccess.jsonErrors(r);
-    server =
-        vertx
-            .createHttpServer()
-            .requestHandler(r)
-            .listen(0, "127.0.0.1")
-            .toCompletionStage()
-            .toCompletableFuture()
-            .get(10, TimeUnit.SECONDS);
-    web = WebClient.create(vertx);
+    app =
+        RouterFixture.start(
+            AuthConfig.ofTokens(Map.of(), false).withWebhookToken(SECRET),
+            (vertx, r) -> new AlertmanagerHook().mount(r));
   }
 
   @AfterContainer
   static void stop() {
-    vertx.close();
+    app.close();
   }
 
   static HttpResponse<Buffer> post(String body, String contentType) throws Exception {
-    return web.post(server.actualPort(), "127.0.0.1", "/hooks/alertmanager")
-        .putHeader("Content-Type", contentType)
-        .putHeader("Authorization", "Bearer " + SECRET)
-        .sendBuffer(Buffer.buffer(body))
-        .toCompletionStage()
-        .toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+    return RouterFixture.send(
+        app.post("/hooks/alertmanager")
+            .putHeader("Content-Type", contentType)
+            .putHeader("Authorization", "Bearer " + SECRET),
+        Buffer.buffer(body),
+        10);
   }
 
   static void assertClientError(HttpResponse<Buffer> res, String input) {
     int s = res.statusCode();
     assertTrue(s == 200 || (s >= 400 && s < 500), s + " for " + input + ": " + res.bodyAsString());
     if (s != 200) {
-      JsonObject err = res.bodyAsJsonObject();
-      assertTrue(err.containsKey("reason"), err.encode());
-      assertTrue(
-          !err.encode().contains("Exception") && !err.encode().contains("java."), err.encode());
+      RouterFixture.assertRefusalNamesAReason(res);
     }
   }
 

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,11 +31,9 @@ import org.sandboxslo.collector.kube.Resources;
 import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.auth.Caller;
-import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.controller.DemoManifests;
 import org.sandboxslo.engine.model.Kind;
 import org.sandboxslo.engine.model.ObjectRef;
-import org.sandboxslo.engine.remediation.PoolState;
 import org.sandboxslo.store.AuditEntry;
 import org.sandboxslo.store.Database;
 import org.sandboxslo.store.PlanRow;
@@ -62,31 +61,13 @@ class PlanExecutorFaultsTest {
   final AtomicInteger refillCalls = new AtomicInteger();
 
   final RemediationFleet fleet =
-      new RemediationFleet() {
-        @Override
-        public Future<PoolState> pool(ObjectRef ref) {
-          return Future.succeededFuture(
-              ref.toString().equals("demo/node-runtime-pool")
-                  ? new PoolState(ref, "node-runtime", 4, "OnReplenish", List.of())
-                  : null);
-        }
-
-        @Override
-        public List<FindingState> findings() {
-          return List.of();
-        }
-
-        @Override
-        public boolean controllerLite() {
-          return true;
-        }
-
-        @Override
-        public void setMaxRefillRate(double perSecond) {
-          refillCalls.incrementAndGet();
-          throw new IllegalStateException("controller-lite is restarting");
-        }
-      };
+      new OnePoolFleet(
+          "demo/node-runtime-pool",
+          () -> 4,
+          perSecond -> {
+            refillCalls.incrementAndGet();
+            throw new IllegalStateException("controller-lite is restarting");
+          });
 
   @BeforeAll
   static void database() throws Exception {
@@ -162,6 +143,23 @@ class PlanExecutorFaultsTest {
     return p;
   }
 
+  /** The progress of a ShardPool into 2 while its first shard (2 replicas) has no Ready member. */
+  static final String SHARD_1_WAITING =
+      "SandboxWarmPool demo/node-runtime-pool-shard-1: 0 of 2 Ready";
+
+  /**
+   * Executes a ShardPool of demo/node-runtime-pool (4 replicas) into 2 shards and waits at most 20
+   * s until the plan's progress matches {@code until}.
+   */
+  PlanRow shardedUntil(PlanService s, Predicate<JsonObject> until) throws Exception {
+    PlanRow p =
+        executed(s, "ShardPool", "demo/node-runtime-pool", new JsonObject().put("shards", 2));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> until.test(get(store.plan(p.id())).progress()));
+    return p;
+  }
+
   PlanRow finished(String id) throws Exception {
     await()
         .atMost(Duration.ofSeconds(30))
@@ -228,15 +226,7 @@ class PlanExecutorFaultsTest {
   void aSubjectPoolDeletedMidPlanFailsThePlanInsteadOfWaitingForZeroReady() throws Exception {
     PlanService s = start(Map.of());
     PlanRow p =
-        executed(s, "ShardPool", "demo/node-runtime-pool", new JsonObject().put("shards", 2));
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(
-            () ->
-                get(store.plan(p.id()))
-                    .progress()
-                    .getString("waiting", "")
-                    .equals("SandboxWarmPool demo/node-runtime-pool-shard-1: 0 of 2 Ready"));
+        shardedUntil(s, progress -> progress.getString("waiting", "").equals(SHARD_1_WAITING));
     Resources.ops(client, Kind.SANDBOX_WARM_POOL)
         .inNamespace("demo")
         .withName("node-runtime-pool")
@@ -251,11 +241,7 @@ class PlanExecutorFaultsTest {
   @Test
   void aWaitedForPoolThatIsGoneFailsThePlan() throws Exception {
     PlanService s = start(Map.of());
-    PlanRow p =
-        executed(s, "ShardPool", "demo/node-runtime-pool", new JsonObject().put("shards", 2));
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> get(store.plan(p.id())).progress().getString("waiting") != null);
+    PlanRow p = shardedUntil(s, progress -> progress.getString("waiting") != null);
     Resources.ops(client, Kind.SANDBOX_WARM_POOL)
         .inNamespace("demo")
         .withName("node-runtime-pool-shard-1")
@@ -340,17 +326,9 @@ class PlanExecutorFaultsTest {
   @Test
   void aCancelSentWhileTheDatabaseIsFrozenIsRefusedWith503ButStillStopsThePlan() throws Exception {
     PlanService s = start(Map.of());
-    PlanRow p =
-        executed(s, "ShardPool", "demo/node-runtime-pool", new JsonObject().put("shards", 2));
     // the executor waits for the first shard, which never gets Ready here (no controller)
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(
-            () ->
-                get(store.plan(p.id()))
-                    .progress()
-                    .getString("waiting", "")
-                    .startsWith("SandboxWarmPool demo/node-runtime-pool-shard-1: 0 of 2 Ready"));
+    PlanRow p =
+        shardedUntil(s, progress -> progress.getString("waiting", "").startsWith(SHARD_1_WAITING));
     Throwable refused;
     signalDatabase("STOP");
     try {
@@ -397,11 +375,7 @@ class PlanExecutorFaultsTest {
   @Test
   void aCancelWhileTheDatabaseAnswersIsStoredByTheRequestAndAuditedOnce() throws Exception {
     PlanService s = start(Map.of());
-    PlanRow p =
-        executed(s, "ShardPool", "demo/node-runtime-pool", new JsonObject().put("shards", 2));
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> get(store.plan(p.id())).progress().containsKey("waiting"));
+    PlanRow p = shardedUntil(s, progress -> progress.containsKey("waiting"));
     PlanRow cancelled = get(s.cancel(BOB, p.id()));
     assertEquals("cancelled", cancelled.state());
     assertEquals("cancelled by bob", cancelled.result());

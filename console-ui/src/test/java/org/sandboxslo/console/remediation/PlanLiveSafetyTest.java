@@ -27,10 +27,7 @@ import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.auth.Caller;
-import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.controller.DemoManifests;
-import org.sandboxslo.engine.model.ObjectRef;
-import org.sandboxslo.engine.remediation.PoolState;
 import org.sandboxslo.store.AuditEntry;
 import org.sandboxslo.store.Database;
 import org.sandboxslo.store.PlanRow;
@@ -56,28 +53,7 @@ class PlanLiveSafetyTest {
   static final String POOL = "demo/node-runtime-pool";
 
   static final RemediationFleet FLEET =
-      new RemediationFleet() {
-        @Override
-        public Future<PoolState> pool(ObjectRef ref) {
-          return Future.succeededFuture(
-              ref.toString().equals(POOL)
-                  ? new PoolState(ref, "node-runtime", liveReplicas.get(), "OnReplenish", List.of())
-                  : null);
-        }
-
-        @Override
-        public List<FindingState> findings() {
-          return List.of();
-        }
-
-        @Override
-        public boolean controllerLite() {
-          return true;
-        }
-
-        @Override
-        public void setMaxRefillRate(double perSecond) {}
-      };
+      new OnePoolFleet(POOL, () -> liveReplicas.get(), perSecond -> {});
 
   @BeforeAll
   static void start() throws Exception {

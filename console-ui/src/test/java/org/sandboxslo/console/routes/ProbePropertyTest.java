@@ -3,14 +3,10 @@ package org.sandboxslo.console.routes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -19,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -28,10 +23,9 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import org.sandboxslo.console.ConsoleVerticleAccess;
+import org.sandboxslo.console.RouterFixture;
 import org.sandboxslo.console.auth.AuthConfig;
 import org.sandboxslo.console.auth.Caller;
-import org.sandboxslo.console.auth.ConsoleAuth;
 import org.sandboxslo.engine.model.FleetEvent;
 
 /**
@@ -44,45 +38,30 @@ class ProbePropertyTest {
   static final String TOKEN = "probe-property-operator-token";
   static final Instant NOW = Instant.parse("2026-10-05T09:30:00Z");
   static final List<FleetEvent> RECEIVED = new CopyOnWriteArrayList<>();
-  static Vertx vertx;
-  static HttpServer server;
-  static WebClient web;
+  static RouterFixture app;
 
   @BeforeContainer
   static void start() throws Exception {
-    vertx = Vertx.vertx();
-    Router r = Router.router(vertx);
-    r.route()
-        .handler(
-            ConsoleAuth.of(
-                AuthConfig.ofTokens(
-                    Map.of(TOKEN, new Caller("olga", Set.of("operator:team-a"))), false)));
-    new ProbeRoutes(() -> RECEIVED::add, Clock.fixed(NOW, ZoneOffset.UTC)).mount(r);
-    ConsoleVerticleAccess.jsonErrors(r);
-    server =
-        vertx
-            .createHttpServer()
-            .requestHandler(r)
-            .listen(0, "127.0.0.1")
-            .toCompletionStage()
-            .toCompletableFuture()
-            .get(10, TimeUnit.SECONDS);
-    web = WebClient.create(vertx);
+    app =
+        RouterFixture.start(
+            AuthConfig.ofTokens(
+                Map.of(TOKEN, new Caller("olga", Set.of("operator:team-a"))), false),
+            (vertx, r) ->
+                new ProbeRoutes(() -> RECEIVED::add, Clock.fixed(NOW, ZoneOffset.UTC)).mount(r));
   }
 
   @AfterContainer
   static void stop() {
-    vertx.close();
+    app.close();
   }
 
   static HttpResponse<Buffer> post(String body, String contentType) throws Exception {
-    return web.post(server.actualPort(), "127.0.0.1", "/api/v1/probes")
-        .putHeader("Content-Type", contentType)
-        .putHeader("Authorization", "Bearer " + TOKEN)
-        .sendBuffer(Buffer.buffer(body))
-        .toCompletionStage()
-        .toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+    return RouterFixture.send(
+        app.post("/api/v1/probes")
+            .putHeader("Content-Type", contentType)
+            .putHeader("Authorization", "Bearer " + TOKEN),
+        Buffer.buffer(body),
+        10);
   }
 
   /** 202 adds exactly one event; 4xx adds none and names a reason without Java internals. */
@@ -95,10 +74,7 @@ class ProbePropertyTest {
       assertEquals(before + 1, RECEIVED.size(), body);
     } else {
       assertEquals(before, RECEIVED.size(), body);
-      JsonObject err = res.bodyAsJsonObject();
-      assertTrue(err.containsKey("reason"), err.encode());
-      assertTrue(
-          !err.encode().contains("Exception") && !err.encode().contains("java."), err.encode());
+      RouterFixture.assertRefusalNamesAReason(res);
     }
   }
 

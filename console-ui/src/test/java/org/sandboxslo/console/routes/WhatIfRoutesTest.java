@@ -3,54 +3,32 @@ package org.sandboxslo.console.routes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.sandboxslo.console.ConsoleVerticleAccess;
+import org.sandboxslo.console.RouterFixture;
 
 class WhatIfRoutesTest {
-  static Vertx vertx;
-  static HttpServer server;
-  static WebClient client;
+  static RouterFixture app;
 
   @BeforeAll
   static void start() throws Exception {
-    vertx = Vertx.vertx();
-    Router r = Router.router(vertx);
-    WhatIfRoutes.mount(r, vertx);
-    ConsoleVerticleAccess.jsonErrors(r);
-    server =
-        vertx
-            .createHttpServer()
-            .requestHandler(r)
-            .listen(0, "127.0.0.1")
-            .toCompletionStage()
-            .toCompletableFuture()
-            .get(10, TimeUnit.SECONDS);
-    client = WebClient.create(vertx);
+    app = RouterFixture.start((vertx, r) -> WhatIfRoutes.mount(r, vertx));
   }
 
   @AfterAll
   static void stop() {
-    vertx.close();
+    app.close();
   }
 
   static HttpResponse<Buffer> post(String body) throws Exception {
-    return client
-        .post(server.actualPort(), "127.0.0.1", "/api/v1/whatif")
-        .putHeader("Content-Type", "application/json")
-        .sendBuffer(Buffer.buffer(body))
-        .toCompletionStage()
-        .toCompletableFuture()
-        .get(30, TimeUnit.SECONDS);
+    return RouterFixture.send(
+        app.post("/api/v1/whatif").putHeader("Content-Type", "application/json"),
+        Buffer.buffer(body),
+        30);
   }
 
   @Test
@@ -107,13 +85,10 @@ class WhatIfRoutesTest {
   @Test
   void aBodyThatIsNotJsonIs415NamingTheContentType() throws Exception {
     HttpResponse<Buffer> r =
-        client
-            .post(server.actualPort(), "127.0.0.1", "/api/v1/whatif")
-            .putHeader("Content-Type", "text/plain")
-            .sendBuffer(Buffer.buffer("{}"))
-            .toCompletionStage()
-            .toCompletableFuture()
-            .get(30, TimeUnit.SECONDS);
+        RouterFixture.send(
+            app.post("/api/v1/whatif").putHeader("Content-Type", "text/plain"),
+            Buffer.buffer("{}"),
+            30);
     assertEquals(415, r.statusCode(), r.bodyAsString());
     assertEquals("Content-Type", r.bodyAsJsonObject().getString("field"));
   }

@@ -33,6 +33,25 @@ class SloApiTest {
         Files.readString(Path.of(System.getProperty("shared.dir"), "cases", "inputs", name)));
   }
 
+  /** Feeds the engine template team-a/tpl-py (generation 1, one image), seen now. */
+  static void upsertTemplateTeamATplPy(SloHarness h) {
+    h.loop
+        .sink()
+        .accept(
+            new FleetEvent.Upserted(
+                new TemplateView(
+                    new ObjectRef("team-a", "tpl-py"),
+                    "uid-t",
+                    "1",
+                    1,
+                    "digest",
+                    null,
+                    null,
+                    List.of("img:1")),
+                null,
+                Instant.now()));
+  }
+
   @Test
   void c12ObjectiveHundredIs400WithTheExactBodyAndNinetyFiveIs201(@TempDir Path tmp)
       throws Exception {
@@ -95,21 +114,7 @@ class SloApiTest {
   void defaultsPerTemplateAreOverridableByAUserSloOfTheSameName(@TempDir Path tmp)
       throws Exception {
     try (SloHarness h = new SloHarness(tmp.resolve("pg"), Map.of("sloconsole.slo.period", "1h"))) {
-      h.loop
-          .sink()
-          .accept(
-              new FleetEvent.Upserted(
-                  new TemplateView(
-                      new ObjectRef("team-a", "tpl-py"),
-                      "uid-t",
-                      "1",
-                      1,
-                      "digest",
-                      null,
-                      null,
-                      List.of("img:1")),
-                  null,
-                  Instant.now()));
+      upsertTemplateTeamATplPy(h);
       await().atMost(Duration.ofSeconds(20)).until(() -> names(h).size() == 4);
       assertEquals(
           List.of(
@@ -164,21 +169,7 @@ class SloApiTest {
     Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
     Map<String, String> cfg = Map.of("sloconsole.slo.period", "1h");
     try (SloHarness h = new SloHarness(tmp.resolve("pg"), cfg)) {
-      h.loop
-          .sink()
-          .accept(
-              new FleetEvent.Upserted(
-                  new TemplateView(
-                      new ObjectRef("team-a", "tpl-py"),
-                      "uid-t",
-                      "1",
-                      1,
-                      "digest",
-                      null,
-                      null,
-                      List.of("img:1")),
-                  null,
-                  Instant.now()));
+      upsertTemplateTeamATplPy(h);
       await().atMost(Duration.ofSeconds(20)).until(() -> names(h).contains(name));
       // the default's history: 80 good of 100 valid half an hour ago, stored
       SloHarness.get(
@@ -223,21 +214,7 @@ class SloApiTest {
     }
     // and after a restart the default still finds its history (re-fed from the store)
     try (SloHarness h = new SloHarness(tmp.resolve("pg"), cfg)) {
-      h.loop
-          .sink()
-          .accept(
-              new FleetEvent.Upserted(
-                  new TemplateView(
-                      new ObjectRef("team-a", "tpl-py"),
-                      "uid-t",
-                      "1",
-                      1,
-                      "digest",
-                      null,
-                      null,
-                      List.of("img:1")),
-                  null,
-                  Instant.now()));
+      upsertTemplateTeamATplPy(h);
       await().atMost(Duration.ofSeconds(20)).until(() -> names(h).contains(name));
       JsonObject again = h.get("/api/v1/slos/" + name).bodyAsJsonObject();
       assertEquals("default", again.getString("origin"));

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.sqlclient.Row;
 import java.nio.file.Files;
@@ -56,6 +57,16 @@ class SloSecurityTest {
     return out;
   }
 
+  /** A POST to /api/v1/slos on the harness's console with {@code Content-Type: contentType}. */
+  static HttpRequest<Buffer> postSlos(SloHarness h, String contentType) {
+    return h.web.post(h.port(), "127.0.0.1", "/api/v1/slos").putHeader("Content-Type", contentType);
+  }
+
+  /** A JSON POST to /api/v1/slos signed in as the SLO owner. */
+  static HttpRequest<Buffer> ownerPostSlos(SloHarness h) {
+    return postSlos(h, "application/json").putHeader("Authorization", "Bearer " + SloHarness.OWNER);
+  }
+
   @Test
   void everyWriteNeedsASignedInSloOwner() throws Exception {
     try (SloHarness h =
@@ -63,10 +74,7 @@ class SloSecurityTest {
       // the probe: one anonymous text/plain POST; now refused before the body is read
       HttpResponse<Buffer> plain =
           SloHarness.get(
-              h.web
-                  .post(h.port(), "127.0.0.1", "/api/v1/slos")
-                  .putHeader("Content-Type", "text/plain")
-                  .sendBuffer(Buffer.buffer(slo("anon", null).encode())));
+              postSlos(h, "text/plain").sendBuffer(Buffer.buffer(slo("anon", null).encode())));
       assertEquals(401, plain.statusCode());
       assertEquals("Authorization", plain.bodyAsJsonObject().getString("field"));
       assertTrue(plain.getHeader("WWW-Authenticate").startsWith("Bearer"));
@@ -245,20 +253,14 @@ class SloSecurityTest {
       // cross-site write (CSRF) from a page the browser visits
       HttpResponse<Buffer> csrf =
           SloHarness.get(
-              h.web
-                  .post(h.port(), "127.0.0.1", "/api/v1/slos")
-                  .putHeader("Content-Type", "application/json")
-                  .putHeader("Authorization", "Bearer " + SloHarness.OWNER)
+              ownerPostSlos(h)
                   .putHeader("Origin", "https://evil.example")
                   .sendBuffer(Buffer.buffer(slo("csrf", null).encode())));
       assertEquals(403, csrf.statusCode());
       assertEquals("Origin", csrf.bodyAsJsonObject().getString("field"));
       HttpResponse<Buffer> same =
           SloHarness.get(
-              h.web
-                  .post(h.port(), "127.0.0.1", "/api/v1/slos")
-                  .putHeader("Content-Type", "application/json")
-                  .putHeader("Authorization", "Bearer " + SloHarness.OWNER)
+              ownerPostSlos(h)
                   .putHeader("Origin", "http://127.0.0.1:" + h.port())
                   .sendBuffer(Buffer.buffer(slo("same", null).encode())));
       assertEquals(201, same.statusCode(), same.bodyAsString());
@@ -270,10 +272,7 @@ class SloSecurityTest {
               + "x".repeat(100_000)
               + "\r\n--b--\r\n";
       for (String token : new String[] {null, SloHarness.OWNER}) {
-        var req =
-            h.web
-                .post(h.port(), "127.0.0.1", "/api/v1/slos")
-                .putHeader("Content-Type", "multipart/form-data; boundary=b");
+        var req = postSlos(h, "multipart/form-data; boundary=b");
         if (token != null) {
           req.putHeader("Authorization", "Bearer " + token);
         }
@@ -357,11 +356,7 @@ class SloSecurityTest {
 
   static HttpResponse<Buffer> post(SloHarness h, JsonObject body, String key, String deadline)
       throws Exception {
-    var req =
-        h.web
-            .post(h.port(), "127.0.0.1", "/api/v1/slos")
-            .putHeader("Content-Type", "application/json")
-            .putHeader("Authorization", "Bearer " + SloHarness.OWNER);
+    var req = ownerPostSlos(h);
     if (key != null) {
       req.putHeader("Idempotency-Key", key);
     }

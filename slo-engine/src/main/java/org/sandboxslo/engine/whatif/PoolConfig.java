@@ -2,6 +2,7 @@ package org.sandboxslo.engine.whatif;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * A warm-pool configuration to simulate: what the pools are (spec.replicas, how many pools share
@@ -102,83 +103,89 @@ public record PoolConfig(
   }
 
   public PoolConfig withPools(int pools, int replicas) {
-    return new PoolConfig(
-        pools,
-        replicas,
-        maxBatch,
-        refillRatePerPool,
-        coldStart,
-        warmAdoption,
-        watchLag,
-        expectationsGate,
-        expectationsTimeout,
-        pendingCandidateWait,
-        cpuMillisPerMember,
-        memoryBytesPerMember);
+    return with(
+        c -> {
+          c.pools = pools;
+          c.replicas = replicas;
+        });
   }
 
   public PoolConfig withRefillRate(double perPool) {
-    return new PoolConfig(
-        pools,
-        replicas,
-        maxBatch,
-        perPool,
-        coldStart,
-        warmAdoption,
-        watchLag,
-        expectationsGate,
-        expectationsTimeout,
-        pendingCandidateWait,
-        cpuMillisPerMember,
-        memoryBytesPerMember);
+    return with(c -> c.refillRatePerPool = perPool);
   }
 
   public PoolConfig withWatchLag(Duration lag, boolean gate) {
-    return new PoolConfig(
-        pools,
-        replicas,
-        maxBatch,
-        refillRatePerPool,
-        coldStart,
-        warmAdoption,
-        lag,
-        gate,
-        expectationsTimeout,
-        pendingCandidateWait,
-        cpuMillisPerMember,
-        memoryBytesPerMember);
+    return with(
+        c -> {
+          c.watchLag = lag;
+          c.expectationsGate = gate;
+        });
   }
 
   public PoolConfig withPendingCandidateWait(Duration wait) {
-    return new PoolConfig(
-        pools,
-        replicas,
-        maxBatch,
-        refillRatePerPool,
-        coldStart,
-        warmAdoption,
-        watchLag,
-        expectationsGate,
-        expectationsTimeout,
-        wait,
-        cpuMillisPerMember,
-        memoryBytesPerMember);
+    return with(c -> c.pendingCandidateWait = wait);
   }
 
   public PoolConfig withRequests(long cpuMillis, long memoryBytes) {
-    return new PoolConfig(
-        pools,
-        replicas,
-        maxBatch,
-        refillRatePerPool,
-        coldStart,
-        warmAdoption,
-        watchLag,
-        expectationsGate,
-        expectationsTimeout,
-        pendingCandidateWait,
-        cpuMillis,
-        memoryBytes);
+    return with(
+        c -> {
+          c.cpuMillisPerMember = cpuMillis;
+          c.memoryBytesPerMember = memoryBytes;
+        });
+  }
+
+  /** This configuration with {@code change} applied to a copy, validated as a new one. */
+  private PoolConfig with(Consumer<Copy> change) {
+    Copy c = new Copy(this);
+    change.accept(c);
+    return c.build();
+  }
+
+  /** A mutable copy of every component, for the withers; {@link #build} validates again. */
+  private static final class Copy {
+    int pools;
+    int replicas;
+    int maxBatch;
+    double refillRatePerPool;
+    LogNormal coldStart;
+    LogNormal warmAdoption;
+    Duration watchLag;
+    boolean expectationsGate;
+    Duration expectationsTimeout;
+    Duration pendingCandidateWait;
+    long cpuMillisPerMember;
+    long memoryBytesPerMember;
+
+    Copy(PoolConfig c) {
+      pools = c.pools;
+      replicas = c.replicas;
+      maxBatch = c.maxBatch;
+      refillRatePerPool = c.refillRatePerPool;
+      coldStart = c.coldStart;
+      warmAdoption = c.warmAdoption;
+      watchLag = c.watchLag;
+      expectationsGate = c.expectationsGate;
+      expectationsTimeout = c.expectationsTimeout;
+      pendingCandidateWait = c.pendingCandidateWait;
+      cpuMillisPerMember = c.cpuMillisPerMember;
+      memoryBytesPerMember = c.memoryBytesPerMember;
+    }
+
+    PoolConfig build() {
+      return new PoolConfig(
+          pools,
+          replicas,
+          maxBatch,
+          refillRatePerPool,
+          coldStart,
+          warmAdoption,
+          watchLag,
+          expectationsGate,
+          expectationsTimeout,
+          pendingCandidateWait,
+          cpuMillisPerMember,
+          memoryBytesPerMember);
+    }
   }
 
   /** replicas × pools. */

@@ -173,56 +173,52 @@ public record WhatIfRequest(
 
   private static PoolConfig pool(String name, Map<String, ?> m, PoolConfig base) {
     unknown(name + ".", m, POOL_KEYS);
-    int pools = intOr(name + ".pools", m.get("pools"), base == null ? null : base.pools());
-    int replicas =
-        intOr(name + ".replicas", m.get("replicas"), base == null ? null : base.replicas());
+    int pools = intOr(name, m, "pools", base == null ? null : base.pools());
+    int replicas = intOr(name, m, "replicas", base == null ? null : base.replicas());
     Duration coldP50 =
-        durationOr(
-            name + ".coldStartP50",
-            m.get("coldStartP50"),
-            base == null ? null : base.coldStart().p50());
+        durationOr(name, m, "coldStartP50", base == null ? null : base.coldStart().p50());
     Duration coldP95 =
         durationOr(
-            name + ".coldStartP95",
-            m.get("coldStartP95"),
+            name,
+            m,
+            "coldStartP95",
             m.containsKey("coldStartP50") || base == null ? coldP50 : base.coldStart().p95());
     Duration adoptP50 =
         durationOr(
-            name + ".warmAdoptionP50",
-            m.get("warmAdoptionP50"),
+            name,
+            m,
+            "warmAdoptionP50",
             base == null ? Duration.ofMillis(150) : base.warmAdoption().p50());
     Duration adoptP95 =
         durationOr(
-            name + ".warmAdoptionP95",
-            m.get("warmAdoptionP95"),
+            name,
+            m,
+            "warmAdoptionP95",
             base == null ? Duration.ofMillis(400) : base.warmAdoption().p95());
     LogNormal cold = build(name + ".coldStartP95", () -> new LogNormal(coldP50, coldP95));
     LogNormal adopt = build(name + ".warmAdoptionP95", () -> new LogNormal(adoptP50, adoptP95));
     int maxBatch =
-        intOr(
-            name + ".maxBatch",
-            m.get("maxBatch"),
-            base == null ? PoolConfig.DEFAULT_MAX_BATCH : base.maxBatch());
+        intOr(name, m, "maxBatch", base == null ? PoolConfig.DEFAULT_MAX_BATCH : base.maxBatch());
     double refill =
         m.containsKey("refillRatePerPool")
             ? number(name + ".refillRatePerPool", m.get("refillRatePerPool"))
             : base == null ? 0 : base.refillRatePerPool();
-    Duration lag =
-        durationOr(
-            name + ".watchLag", m.get("watchLag"), base == null ? Duration.ZERO : base.watchLag());
+    Duration lag = durationOr(name, m, "watchLag", base == null ? Duration.ZERO : base.watchLag());
     boolean gate =
         m.containsKey("expectationsGate")
             ? bool(name + ".expectationsGate", m.get("expectationsGate"))
             : base == null || base.expectationsGate();
     Duration timeout =
         durationOr(
-            name + ".expectationsTimeout",
-            m.get("expectationsTimeout"),
+            name,
+            m,
+            "expectationsTimeout",
             base == null ? PoolConfig.DEFAULT_EXPECTATIONS_TIMEOUT : base.expectationsTimeout());
     Duration wait =
         durationOr(
-            name + ".pendingCandidateWait",
-            m.get("pendingCandidateWait"),
+            name,
+            m,
+            "pendingCandidateWait",
             base == null ? PoolConfig.DEFAULT_PENDING_WAIT : base.pendingCandidateWait());
     long cpu =
         m.containsKey("cpuMillisPerMember")
@@ -318,6 +314,11 @@ public record WhatIfRequest(
     return (long) d;
   }
 
+  /** {@code m.get(key)} as an int, named {@code name.key} in errors; {@code dflt} when absent. */
+  private static int intOr(String name, Map<String, ?> m, String key, Integer dflt) {
+    return intOr(name + "." + key, m.get(key), dflt);
+  }
+
   private static int intOr(String field, Object o, Integer dflt) {
     if (o == null) {
       if (dflt == null) {
@@ -358,6 +359,13 @@ public record WhatIfRequest(
       }
     }
     throw new BadField(field, o == null ? "missing" : "expected a duration");
+  }
+
+  /**
+   * {@code m.get(key)} as a duration, named {@code name.key} in errors; {@code dflt} when absent.
+   */
+  private static Duration durationOr(String name, Map<String, ?> m, String key, Duration dflt) {
+    return durationOr(name + "." + key, m.get(key), dflt);
   }
 
   private static Duration durationOr(String field, Object o, Duration dflt) {

@@ -350,17 +350,7 @@ class DatabaseFaultsE2E {
     return out;
   }
 
-  @SuppressWarnings("unchecked")
   static void setImage(DemoApp app, String template, String image) {
-    GenericKubernetesResource t =
-        Resources.ops(app.client(), Kind.SANDBOX_TEMPLATE).inNamespace(NS).withName(template).get();
-    Map<String, Object> c =
-        (Map<String, Object>)
-            Resources.list(
-                    Resources.map(Resources.map(Resources.spec(t), "podTemplate"), "spec"),
-                    "containers")
-                .get(0);
-    c.put("image", image);
-    Resources.ops(app.client(), Kind.SANDBOX_TEMPLATE).inNamespace(NS).resource(t).update();
+    Demo.setImage(app, NS, template, image);
   }
 }
