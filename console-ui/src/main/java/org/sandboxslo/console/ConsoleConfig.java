@@ -34,6 +34,11 @@ import org.sandboxslo.engine.time.Durations;
  *       are extracted
  * </ul>
  *
+ * The chat ({@code sloconsole.chatops.*}, {@link org.sandboxslo.console.chatops.ChatopsConfig}) and
+ * Alertmanager ({@code sloconsole.alertmanager.*}, {@link
+ * org.sandboxslo.console.hooks.AlertmanagerConfig}) parts are read from the same map and kept here,
+ * so the console verticle receives one record.
+ *
  * @param httpHost console bind address, non-empty
  * @param httpPort console port, 0..65535
  * @param streamInterval SSE period, &gt; 0
@@ -45,6 +50,8 @@ import org.sandboxslo.engine.time.Durations;
  * @param dbPassword database password (secret)
  * @param dbDataDir embedded data directory
  * @param dbWorkDir embedded binaries directory
+ * @param chatops the chat door ({@code sloconsole.chatops.*})
+ * @param alertmanager the Alertmanager door ({@code sloconsole.alertmanager.*})
  */
 public record ConsoleConfig(
     String httpHost,
@@ -57,7 +64,9 @@ public record ConsoleConfig(
     String dbUser,
     String dbPassword,
     Path dbDataDir,
-    Path dbWorkDir) {
+    Path dbWorkDir,
+    org.sandboxslo.console.chatops.ChatopsConfig chatops,
+    org.sandboxslo.console.hooks.AlertmanagerConfig alertmanager) {
   public static final String HTTP_HOST = "sloconsole.http.host";
   public static final String HTTP_PORT = "sloconsole.http.port";
   public static final String HTTP_STREAM_INTERVAL = "sloconsole.http.stream-interval";
@@ -100,6 +109,8 @@ public record ConsoleConfig(
     Objects.requireNonNull(dbPassword, "dbPassword");
     Objects.requireNonNull(dbDataDir, "dbDataDir");
     Objects.requireNonNull(dbWorkDir, "dbWorkDir");
+    Objects.requireNonNull(chatops, "chatops");
+    Objects.requireNonNull(alertmanager, "alertmanager");
     if (httpHost.isBlank()) {
       throw new IllegalArgumentException(HTTP_HOST + ": must be non-empty");
     }
@@ -147,7 +158,9 @@ public record ConsoleConfig(
         map.getOrDefault(DB_USER, "postgres"),
         map.getOrDefault(DB_PASSWORD, ""),
         Path.of(map.getOrDefault(DB_DATA_DIR, "./.sandbox-slo/pg")),
-        Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")));
+        Path.of(map.getOrDefault(DB_WORK_DIR, "./.sandbox-slo/pg-bin")),
+        org.sandboxslo.console.chatops.ChatopsConfig.fromMap(map),
+        org.sandboxslo.console.hooks.AlertmanagerConfig.fromMap(map));
   }
 
   /** The database part, for {@link org.sandboxslo.store.Database#open}. */
@@ -174,7 +187,9 @@ public record ConsoleConfig(
         DB_USER + "=" + dbUser,
         DB_PASSWORD + "=" + (dbPassword.isEmpty() ? "" : MASK),
         DB_DATA_DIR + "=" + dbDataDir,
-        DB_WORK_DIR + "=" + dbWorkDir);
+        DB_WORK_DIR + "=" + dbWorkDir,
+        chatops.describe(),
+        alertmanager.describe());
   }
 
   /** Like the record default, but with the password masked. */
@@ -202,6 +217,10 @@ public record ConsoleConfig(
         + dbDataDir
         + ", dbWorkDir="
         + dbWorkDir
+        + ", chatops="
+        + chatops
+        + ", alertmanager="
+        + alertmanager
         + "]";
   }
 

@@ -170,7 +170,12 @@ public final class ConsoleVerticle extends VerticleBase {
     r.get("/api/v1/pools/:ns/:name/history").handler(ctx -> history(ctx, Scope.POOL));
     r.get("/api/v1/status").handler(this::status);
     r.get("/api/v1/findings").handler(this::findings);
-    alertmanager.mount(r);
+    alertmanager.mount(
+        r, org.sandboxslo.console.hooks.AlertmanagerClient.create(vertx, config.alertmanager()));
+    org.sandboxslo.console.hooks.Silences silences =
+        org.sandboxslo.console.hooks.Silences.mount(r, vertx, config, remediationService, clock);
+    org.sandboxslo.console.chatops.Chatops.mount(
+        r, vertx, config, sources, remediationService, silences, store, clock);
     org.sandboxslo.console.routes.PoolRoutes.mount(r, vertx, sources, clock);
     org.sandboxslo.console.routes.ClaimRoutes.mount(r, vertx, sources);
     org.sandboxslo.console.routes.FindingRoutes.mount(r, sources);

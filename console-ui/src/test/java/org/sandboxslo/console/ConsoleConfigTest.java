@@ -86,7 +86,8 @@ class ConsoleConfigTest {
     assertEquals(
         "unknown configuration key sloconsole.http.prot; known: [sloconsole.db.data-dir,"
             + " sloconsole.db.password, sloconsole.db.url, sloconsole.db.user,"
-            + " sloconsole.db.work-dir, sloconsole.http.external-url, sloconsole.http.host, sloconsole.http.port,"
+            + " sloconsole.db.work-dir, sloconsole.http.external-url, sloconsole.http.host,"
+            + " sloconsole.http.port,"
             + " sloconsole.http.stream-interval, sloconsole.management.port,"
             + " sloconsole.store.snapshot-interval]",
         assertThrows(

@@ -1,9 +1,11 @@
 package org.sandboxslo.console.hooks;
 
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -11,23 +13,39 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.api.JsonBody;
-import org.sandboxslo.engine.time.Rfc3339;
+import org.sandboxslo.store.IncidentRow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Alertmanager webhook receiver ({@code POST /hooks/alertmanager}, payload version "4",
- * reference slo-alerting §4.1) and the alerts it has seen ({@code GET /api/v1/alerts}). Alerts are
- * keyed by {@code fingerprint}; a redelivered notification (Alertmanager retries on 5xx, repeats
- * every repeat_interval) updates the same alert and never duplicates it. Resolved alerts are kept
- * (most recent {@value #KEPT}) so on-call sees what just cleared. Each alert links to the console
- * subject its labels name ({@code namespace} + {@code sandbox_template}, {@code slo}).
+ * reference slo-alerting §4.1), the alerts it has seen ({@code GET /api/v1/alerts}) and the groups
+ * ({@code GET /api/v1/alert-groups}).
  *
- * <p>Bad payloads get 400 with the field and reason (415 unless {@code application/json}, as
- * Alertmanager sends); nothing of a bad payload is stored.
+ * <ul>
+ *   <li>The payload is read strictly by {@link WebhookPayload} (a wrong type anywhere → 400 naming
+ *       the field; 415 unless {@code application/json}); nothing of a bad payload is kept.
+ *   <li>Alerts are keyed by {@code fingerprint}; each alert's own status wins over the group's; a
+ *       zero {@code endsAt} means open; a resolved alert keeps its {@code endsAt}, so its incident
+ *       has a duration. A redelivered identical notification (Alertmanager retries on 5xx and
+ *       repeats every repeat_interval) changes nothing, here or in the store.
+ *   <li>{@code truncatedAlerts > 0} (the receiver's {@code max_alerts}) marks the group incomplete.
+ *       Alerts not in a notification are never resolved because of it; with {@code
+ *       sloconsole.alertmanager.url} the console re-reads the group from {@code GET /api/v2/alerts}
+ *       with the group's labels as filter matchers and records what it finds.
+ *   <li>Resolved alerts are kept in memory (most recent {@value #KEPT}) so on-call sees what just
+ *       cleared; each links to the console subject its labels name. Groups: the last {@value
+ *       #KEPT_GROUPS}.
+ * </ul>
  */
 public final class AlertmanagerHook {
+  private static final Logger LOG = LoggerFactory.getLogger(AlertmanagerHook.class);
   static final int KEPT = 1000;
+  static final int KEPT_GROUPS = 500;
 
   /** One alert as last notified. Touched only on the verticle's event loop. */
   record Alert(
@@ -40,14 +58,64 @@ public final class AlertmanagerHook {
       String generatorUrl,
       String receiver,
       Instant receivedAt,
-      int notifications) {}
+      int notifications) {
+    /** Same content as {@code o} (ignoring when and how often it was received). */
+    boolean sameAs(Alert o) {
+      return status.equals(o.status)
+          && labels.equals(o.labels)
+          && annotations.equals(o.annotations)
+          && Objects.equals(startsAt, o.startsAt)
+          && Objects.equals(endsAt, o.endsAt)
+          && Objects.equals(generatorUrl, o.generatorUrl)
+          && Objects.equals(receiver, o.receiver);
+    }
+  }
+
+  /** A notification group as last notified, and its last re-read. */
+  record Group(
+      String groupKey,
+      String receiver,
+      String status,
+      Map<String, String> groupLabels,
+      int alerts,
+      int truncatedAlerts,
+      Instant receivedAt,
+      Instant rereadAt,
+      Integer rereadAlerts,
+      String rereadError) {
+    boolean incomplete() {
+      return truncatedAlerts > 0;
+    }
+
+    JsonObject toJson() {
+      return new JsonObject()
+          .put("groupKey", groupKey)
+          .put("receiver", receiver)
+          .put("status", status)
+          .put("groupLabels", new JsonObject(new LinkedHashMap<>(groupLabels)))
+          .put("alerts", alerts)
+          .put("truncatedAlerts", truncatedAlerts)
+          .put("incomplete", incomplete())
+          .put("receivedAt", receivedAt.toString())
+          .put(
+              "reread",
+              rereadAt == null && rereadError == null
+                  ? null
+                  : new JsonObject()
+                      .put("at", rereadAt == null ? null : rereadAt.toString())
+                      .put("alerts", rereadAlerts)
+                      .put("error", rereadError));
+    }
+  }
 
   private final Map<String, Alert> alerts = new LinkedHashMap<>();
+  private final Map<String, Group> groups = new LinkedHashMap<>();
 
   /** Persists each received payload's alerts before the 200 (a failure answers 500); or null. */
-  private final java.util.function.Function<
-          List<org.sandboxslo.store.IncidentRow>, io.vertx.core.Future<?>>
-      persist;
+  private final Function<List<IncidentRow>, Future<?>> persist;
+
+  private final Clock clock;
+  private AlertmanagerClient am;
 
   /** Keeps alerts in memory only. */
   public AlertmanagerHook() {
@@ -58,45 +126,75 @@ public final class AlertmanagerHook {
    * @param persistOrNull called with every accepted payload's alerts as incident rows; the webhook
    *     answers 200 once its Future succeeds and 500 when it fails, so Alertmanager retries
    */
-  public AlertmanagerHook(
-      java.util.function.Function<List<org.sandboxslo.store.IncidentRow>, io.vertx.core.Future<?>>
-          persistOrNull) {
-    this.persist = persistOrNull;
+  public AlertmanagerHook(Function<List<IncidentRow>, Future<?>> persistOrNull) {
+    this(persistOrNull, Clock.systemUTC());
   }
 
-  /** Mounts the webhook and the alerts list on {@code router}. */
+  /** As above, with the clock that stamps received times. */
+  public AlertmanagerHook(Function<List<IncidentRow>, Future<?>> persistOrNull, Clock clock) {
+    this.persist = persistOrNull;
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Mounts the webhook and the lists on {@code router}; truncated groups are not re-read. */
   public void mount(Router router) {
+    mount(router, null);
+  }
+
+  /**
+   * Mounts the webhook and the lists on {@code router}.
+   *
+   * @param amOrNull Alertmanager's API, to re-read truncated groups; null to leave them incomplete
+   */
+  public void mount(Router router, AlertmanagerClient amOrNull) {
+    this.am = amOrNull;
     router
         .post("/hooks/alertmanager")
         .handler(JsonBody.reader(4 * 1024 * 1024))
         .handler(this::receive);
     router.get("/api/v1/alerts").handler(this::list);
+    router.get("/api/v1/alert-groups").handler(this::groups);
   }
 
   private void receive(RoutingContext ctx) {
-    JsonObject body = JsonBody.object(ctx, "an Alertmanager webhook payload");
-    if (!"4"
-        .equals(
-            body.getValue("version") == null ? null : String.valueOf(body.getValue("version")))) {
-      throw new ApiException(
-          400, "bad request", "version", "expected \"4\", got " + body.getValue("version"));
-    }
-    Object raw = body.getValue("alerts");
-    if (!(raw instanceof JsonArray arr)) {
-      throw new ApiException(400, "bad request", "alerts", "must be a list");
-    }
-    String receiver = body.getString("receiver", "");
-    Instant now = Instant.now();
+    WebhookPayload payload =
+        WebhookPayload.parse(JsonBody.object(ctx, "an Alertmanager webhook payload"));
+    Instant now = clock.instant();
     List<Alert> parsed = new ArrayList<>();
-    for (int i = 0; i < arr.size(); i++) {
-      parsed.add(parse(arr.getValue(i), "alerts[" + i + "]", receiver, now));
+    for (WebhookPayload.Alert a : payload.alerts()) {
+      Instant ends = a.endsAt();
+      if (a.status() == WebhookPayload.AlertStatus.RESOLVED && ends == null) {
+        // resolved without an end time: the first time we heard of it, kept on redelivery
+        Alert prev = alerts.get(a.fingerprint());
+        ends = prev != null && prev.endsAt() != null ? prev.endsAt() : now;
+      }
+      parsed.add(
+          new Alert(
+              a.fingerprint(),
+              a.status().wireName(),
+              a.labels(),
+              a.annotations(),
+              a.startsAt(),
+              ends,
+              a.generatorUrl(),
+              payload.receiver(),
+              now,
+              1));
     }
     int created = 0;
+    int changed = 0;
+    List<Alert> fresh = new ArrayList<>();
     for (Alert a : parsed) {
-      Alert prev = alerts.remove(a.fingerprint());
+      Alert prev = alerts.get(a.fingerprint());
+      if (prev != null && prev.sameAs(a)) {
+        continue; // a redelivery: nothing changes
+      }
       if (prev == null) {
         created++;
+      } else {
+        changed++;
       }
+      alerts.remove(a.fingerprint());
       alerts.put(
           a.fingerprint(),
           prev == null
@@ -112,83 +210,179 @@ public final class AlertmanagerHook {
                   a.receiver(),
                   a.receivedAt(),
                   prev.notifications() + 1));
+      fresh.add(a);
     }
     while (alerts.size() > KEPT) {
-      String oldest = alerts.keySet().iterator().next();
-      alerts.remove(oldest);
+      alerts.remove(alerts.keySet().iterator().next());
     }
+    Group g = group(payload, now);
+    boolean reread = g.incomplete() && am != null;
     JsonObject answer =
         new JsonObject()
             .put("received", parsed.size())
             .put("new", created)
-            .put("truncatedAlerts", body.getValue("truncatedAlerts"));
-    io.vertx.core.Future<?> stored =
-        persist == null
-            ? io.vertx.core.Future.succeededFuture()
-            : persist.apply(
-                parsed.stream()
-                    .map(
-                        a ->
-                            org.sandboxslo.store.IncidentRow.of(
-                                a.fingerprint(),
-                                a.status(),
-                                a.labels(),
-                                a.annotations(),
-                                a.startsAt(),
-                                a.endsAt(),
-                                a.generatorUrl(),
-                                a.receiver(),
-                                a.receivedAt()))
-                    .toList());
+            .put("changed", changed)
+            .put("unchanged", parsed.size() - created - changed)
+            .put("truncatedAlerts", payload.truncatedAlerts())
+            .put("incomplete", g.incomplete())
+            .put("reread", reread);
+    Future<?> stored = persist == null ? Future.succeededFuture() : persist.apply(rows(fresh));
     stored
         .onSuccess(
-            x ->
-                ctx.response()
-                    .setStatusCode(200)
-                    .putHeader("Content-Type", "application/json")
-                    .end(answer.encode()))
+            x -> {
+              ctx.response()
+                  .setStatusCode(200)
+                  .putHeader("Content-Type", "application/json")
+                  .end(answer.encode());
+              if (reread) {
+                reread(g);
+              }
+            })
         .onFailure(ctx::fail);
   }
 
-  private static Alert parse(Object v, String field, String receiver, Instant now) {
-    if (!(v instanceof JsonObject a)) {
-      throw new ApiException(400, "bad request", field, "must be an object");
+  private Group group(WebhookPayload p, Instant now) {
+    Group prev = groups.remove(p.groupKey());
+    Group g =
+        new Group(
+            p.groupKey(),
+            p.receiver(),
+            p.status().wireName(),
+            p.groupLabels(),
+            p.alerts().size(),
+            p.truncatedAlerts(),
+            now,
+            prev == null ? null : prev.rereadAt(),
+            prev == null ? null : prev.rereadAlerts(),
+            prev == null ? null : prev.rereadError());
+    groups.put(p.groupKey(), g);
+    while (groups.size() > KEPT_GROUPS) {
+      groups.remove(groups.keySet().iterator().next());
     }
-    String status = a.getString("status");
-    if (!"firing".equals(status) && !"resolved".equals(status)) {
-      throw new ApiException(
-          400, "bad request", field + ".status", "expected firing or resolved, got " + status);
+    if (g.incomplete()) {
+      LOG.info(
+          "alert group {} is incomplete: {} alerts left out (max_alerts){}",
+          p.groupKey(),
+          p.truncatedAlerts(),
+          am == null ? "; set sloconsole.alertmanager.url to re-read it" : "; re-reading it");
     }
-    String fp = a.getString("fingerprint");
-    if (fp == null || fp.isBlank()) {
-      throw new ApiException(400, "bad request", field + ".fingerprint", "missing");
+    return g;
+  }
+
+  /** Re-reads a truncated group from Alertmanager's API v2 and records the alerts found. */
+  private void reread(Group g) {
+    List<SilenceMatcher> filters = new ArrayList<>();
+    g.groupLabels().forEach((k, v) -> filters.add(SilenceMatcher.eq(k, v)));
+    am.alerts(filters)
+        .compose(
+            arr -> {
+              Instant now = clock.instant();
+              List<Alert> found = new ArrayList<>();
+              for (Object o : arr) {
+                Alert a = fromApi((JsonObject) o, g.receiver(), now);
+                if (a != null) {
+                  found.add(a);
+                }
+              }
+              List<Alert> fresh = new ArrayList<>();
+              for (Alert a : found) {
+                Alert prev = alerts.get(a.fingerprint());
+                if (prev == null || !prev.sameAs(a)) {
+                  alerts.remove(a.fingerprint());
+                  alerts.put(a.fingerprint(), a);
+                  fresh.add(a);
+                }
+              }
+              Future<?> stored =
+                  persist == null ? Future.succeededFuture() : persist.apply(rows(fresh));
+              return stored.map(found.size());
+            })
+        .onComplete(
+            ar -> {
+              Group now = groups.get(g.groupKey());
+              if (now == null) {
+                return;
+              }
+              groups.put(
+                  g.groupKey(),
+                  new Group(
+                      now.groupKey(),
+                      now.receiver(),
+                      now.status(),
+                      now.groupLabels(),
+                      now.alerts(),
+                      now.truncatedAlerts(),
+                      now.receivedAt(),
+                      ar.succeeded() ? clock.instant() : now.rereadAt(),
+                      ar.succeeded() ? ar.result() : now.rereadAlerts(),
+                      ar.succeeded() ? null : ar.cause().getMessage()));
+              if (ar.failed()) {
+                LOG.warn("alert group {} not re-read: {}", g.groupKey(), ar.cause().getMessage());
+              }
+            });
+  }
+
+  /**
+   * An API v2 alert ({@code GET /api/v2/alerts}: only unresolved alerts) as a firing alert; null
+   * when it lacks a fingerprint or alertname.
+   */
+  static Alert fromApi(JsonObject a, String receiver, Instant now) {
+    Object fp = a.getValue("fingerprint");
+    Object labels = a.getValue("labels");
+    if (!(fp instanceof String f)
+        || !(labels instanceof JsonObject l)
+        || !(l.getValue("alertname") instanceof String)) {
+      return null;
     }
-    JsonObject labels = a.getJsonObject("labels");
-    if (labels == null || labels.getString("alertname") == null) {
-      throw new ApiException(400, "bad request", field + ".labels.alertname", "missing");
+    Instant starts;
+    try {
+      starts = a.getValue("startsAt") instanceof String s ? Instant.parse(s) : null;
+    } catch (DateTimeParseException e) {
+      starts = null;
+    }
+    JsonObject capped = new JsonObject();
+    l.forEach(
+        e ->
+            capped.put(
+                e.getKey(),
+                WebhookPayload.cap(String.valueOf(e.getValue()), WebhookPayload.MAX_LABEL_CHARS)));
+    JsonObject ann = new JsonObject();
+    if (a.getValue("annotations") instanceof JsonObject an) {
+      an.forEach(
+          e ->
+              ann.put(
+                  e.getKey(),
+                  WebhookPayload.cap(
+                      String.valueOf(e.getValue()), WebhookPayload.MAX_ANNOTATION_CHARS)));
     }
     return new Alert(
-        fp,
-        status,
-        labels,
-        a.getJsonObject("annotations", new JsonObject()),
-        time(a.getString("startsAt"), field + ".startsAt"),
-        time(a.getString("endsAt"), field + ".endsAt"),
-        a.getString("generatorURL"),
+        f,
+        "firing",
+        capped,
+        ann,
+        starts,
+        null,
+        a.getValue("generatorURL") instanceof String g ? g : "",
         receiver,
         now,
         1);
   }
 
-  private static Instant time(String s, String field) {
-    if (s == null || s.startsWith("0001-01-01")) {
-      return null; // Alertmanager's zero time: still firing
-    }
-    try {
-      return Rfc3339.parse(field, s);
-    } catch (DateTimeParseException e) {
-      throw new ApiException(400, "bad request", field, "not an RFC 3339 time: '" + s + "'");
-    }
+  private static List<IncidentRow> rows(List<Alert> as) {
+    return as.stream()
+        .map(
+            a ->
+                IncidentRow.of(
+                    a.fingerprint(),
+                    a.status(),
+                    a.labels(),
+                    a.annotations(),
+                    a.startsAt(),
+                    a.endsAt(),
+                    a.generatorUrl(),
+                    a.receiver(),
+                    a.receivedAt()))
+        .toList();
   }
 
   /** {@code GET /api/v1/alerts?state=firing|resolved|all} (default all), newest first. */
@@ -206,6 +400,19 @@ public final class AlertmanagerHook {
         .filter(a -> state.equals("all") || state.equals(a.status()))
         .sorted(Comparator.comparing(Alert::receivedAt).reversed())
         .forEach(a -> items.add(json(a)));
+    ctx.response()
+        .putHeader("Content-Type", "application/json")
+        .end(new JsonObject().put("items", items).encode());
+  }
+
+  /** {@code GET /api/v1/alert-groups?incomplete=true}: the groups, newest notification first. */
+  private void groups(RoutingContext ctx) {
+    boolean onlyIncomplete = "true".equals(ctx.request().getParam("incomplete"));
+    JsonArray items = new JsonArray();
+    groups.values().stream()
+        .filter(g -> !onlyIncomplete || g.incomplete())
+        .sorted(Comparator.comparing(Group::receivedAt).reversed())
+        .forEach(g -> items.add(g.toJson()));
     ctx.response()
         .putHeader("Content-Type", "application/json")
         .end(new JsonObject().put("items", items).encode());

@@ -32,16 +32,20 @@ final class PlanSteps {
   private final ClusterOps ops;
   private final RemediationFleet fleet;
   private final WorkerExecutor worker;
+  private final PlanListeners listeners;
 
   /**
    * @param worker the bounded pool for blocking fabric8 calls ({@code sloconsole-remediation})
+   * @param listeners told when a plan ends here (succeeded or failed)
    */
   PlanSteps(
       RemediationStore store,
       RemediationAudit audit,
       ClusterOps ops,
       RemediationFleet fleet,
-      WorkerExecutor worker) {
+      WorkerExecutor worker,
+      PlanListeners listeners) {
+    this.listeners = Objects.requireNonNull(listeners, "listeners");
     this.store = Objects.requireNonNull(store, "store");
     this.audit = Objects.requireNonNull(audit, "audit");
     this.ops = Objects.requireNonNull(ops, "ops");
@@ -400,6 +404,12 @@ final class PlanSteps {
                     null,
                     result,
                     audit.now()))
+        .onSuccess(
+            moved -> {
+              if (moved) {
+                listeners.finished(p, state);
+              }
+            })
         .map(false);
   }
 }
