@@ -1,7 +1,5 @@
 package org.sandboxslo.console.chatops;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,27 +21,19 @@ import java.util.regex.Pattern;
  *   <li>{@code sloconsole.chatops.slack.response-url-hosts} (default {@code hooks.slack.com}):
  *       hosts a {@code response_url} may name (comma-separated, exact match); the console posts
  *       nowhere else
- *   <li>{@code sloconsole.chatops.slack.incoming-webhook-url} (default empty = off): a Slack
- *       incoming-webhook URL that receives new incidents and plan progress, each once
  * </ul>
  *
  * @param signingSecret the signing secret, or empty
  * @param users Slack user id → console user name
  * @param responseUrlHosts allowed hosts of {@code response_url}, non-empty
- * @param incomingWebhook the incoming-webhook URL, or null
  */
 public record ChatopsConfig(
-    String signingSecret,
-    Map<String, String> users,
-    Set<String> responseUrlHosts,
-    URI incomingWebhook) {
+    String signingSecret, Map<String, String> users, Set<String> responseUrlHosts) {
   public static final String SIGNING_SECRET = "sloconsole.chatops.slack.signing-secret";
   public static final String USERS = "sloconsole.chatops.slack.users";
   public static final String RESPONSE_URL_HOSTS = "sloconsole.chatops.slack.response-url-hosts";
-  public static final String INCOMING_WEBHOOK = "sloconsole.chatops.slack.incoming-webhook-url";
   static final String PREFIX = "sloconsole.chatops.";
-  private static final Set<String> KEYS =
-      Set.of(SIGNING_SECRET, USERS, RESPONSE_URL_HOSTS, INCOMING_WEBHOOK);
+  private static final Set<String> KEYS = Set.of(SIGNING_SECRET, USERS, RESPONSE_URL_HOSTS);
   private static final Pattern SLACK_USER = Pattern.compile("[UW][A-Z0-9]{2,20}");
   private static final Pattern CONSOLE_USER = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
 
@@ -92,25 +82,7 @@ public record ChatopsConfig(
         hosts.add(h.trim().toLowerCase(java.util.Locale.ROOT));
       }
     }
-    String hook = m.getOrDefault(INCOMING_WEBHOOK, "").trim();
-    return new ChatopsConfig(
-        m.getOrDefault(SIGNING_SECRET, "").trim(),
-        users,
-        hosts,
-        hook.isEmpty() ? null : httpUrl(INCOMING_WEBHOOK, hook));
-  }
-
-  static URI httpUrl(String key, String value) {
-    try {
-      URI uri = new URI(value);
-      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
-          && uri.getHost() != null) {
-        return uri;
-      }
-    } catch (URISyntaxException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(key + ": expected an absolute http(s) URL");
+    return new ChatopsConfig(m.getOrDefault(SIGNING_SECRET, "").trim(), users, hosts);
   }
 
   /** All defaults: chat disabled. */
@@ -123,7 +95,7 @@ public record ChatopsConfig(
     return !signingSecret.isEmpty();
   }
 
-  /** The lines of the startup log, secret and webhook URL masked. */
+  /** The lines of the startup log, secret masked. */
   public String describe() {
     return String.join(
         "\n",
@@ -132,10 +104,7 @@ public record ChatopsConfig(
             + "="
             + String.join(
                 ",", users.entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).toList()),
-        RESPONSE_URL_HOSTS + "=" + String.join(",", List.copyOf(new TreeSet<>(responseUrlHosts))),
-        INCOMING_WEBHOOK
-            + "="
-            + (incomingWebhook == null ? "" : incomingWebhook.getHost() + "/******"));
+        RESPONSE_URL_HOSTS + "=" + String.join(",", List.copyOf(new TreeSet<>(responseUrlHosts))));
   }
 
   @Override
