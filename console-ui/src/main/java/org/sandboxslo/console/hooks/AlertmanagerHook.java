@@ -336,7 +336,10 @@ public final class AlertmanagerHook {
     }
     Instant starts;
     try {
-      starts = a.getValue("startsAt") instanceof String s ? Instant.parse(s) : null;
+      starts =
+          a.getValue("startsAt") instanceof String s
+              ? WebhookPayload.millis(Instant.parse(s))
+              : null;
     } catch (DateTimeParseException e) {
       starts = null;
     }

@@ -22,7 +22,8 @@ import org.sandboxslo.console.api.ApiException;
  *       firing} while some of its alerts are {@code resolved}); the group's is used only for an
  *       alert without one;
  *   <li>Alertmanager's zero time ({@code 0001-01-01T00:00:00Z}) or a missing time means "not set":
- *       a firing alert is open whatever its {@code endsAt} says;
+ *       a firing alert is open whatever its {@code endsAt} says; times are kept to the millisecond
+ *       (API v2's precision), so a re-read finds the same episode;
  *   <li>label values are capped at {@value #MAX_LABEL_CHARS} characters and annotation values at
  *       {@value #MAX_ANNOTATION_CHARS} (the rest is cut and marked {@code …[+N chars]}); more than
  *       {@value #MAX_ENTRIES} labels or annotations, or a key over {@value #MAX_KEY_CHARS}
@@ -242,10 +243,18 @@ public record WebhookPayload(
       return null; // Alertmanager's zero time: not set
     }
     try {
-      return Instant.parse(s);
+      return millis(Instant.parse(s));
     } catch (DateTimeParseException e) {
       throw bad(field, "not an RFC 3339 time: '" + s + "'");
     }
+  }
+
+  /**
+   * {@code t} at millisecond precision: the webhook carries Alertmanager's times to the nanosecond,
+   * API v2 to the millisecond, and an episode must be the same row whichever way it arrived.
+   */
+  static Instant millis(Instant t) {
+    return t == null ? null : t.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
   }
 
   static String describe(Object v) {

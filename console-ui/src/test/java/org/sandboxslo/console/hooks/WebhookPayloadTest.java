@@ -129,4 +129,22 @@ class WebhookPayloadTest {
     assertEquals(400, e.status());
     assertEquals(field, e.toJson().getString("field"), e.toJson().encode());
   }
+
+  @Test
+  void timesAreKeptToTheMillisecondLikeApiV2() {
+    // the webhook sends nanoseconds, API v2 milliseconds: both name the same episode
+    WebhookPayload p =
+        WebhookPayload.parse(
+            payload(
+                "firing", alert("a", "firing").put("startsAt", "2026-12-01T08:32:42.575663123Z")));
+    assertEquals(Instant.parse("2026-12-01T08:32:42.575Z"), p.alerts().get(0).startsAt());
+    JsonObject api =
+        new JsonObject()
+            .put("fingerprint", "a")
+            .put("labels", new JsonObject().put("alertname", "WarmPoolDrained"))
+            .put("startsAt", "2026-12-01T08:32:42.575Z");
+    assertEquals(
+        p.alerts().get(0).startsAt(),
+        AlertmanagerHook.fromApi(api, "console", Instant.EPOCH).startsAt());
+  }
 }
