@@ -173,9 +173,19 @@ public final class ConsoleVerticle extends VerticleBase {
     alertmanager.mount(
         r, org.sandboxslo.console.hooks.AlertmanagerClient.create(vertx, config.alertmanager()));
     org.sandboxslo.console.hooks.Silences silences =
-        org.sandboxslo.console.hooks.Silences.mount(r, vertx, config, remediationService, clock);
+        org.sandboxslo.console.hooks.Silences.mount(
+            r, vertx, config.alertmanager(), remediationService, clock);
     org.sandboxslo.console.chatops.Chatops.mount(
-        r, vertx, config, sources, remediationService, silences, store, clock);
+        r,
+        vertx,
+        config.chatops(),
+        config.externalUrl().base(),
+        config.alertmanager().maxSilence(),
+        sources,
+        remediationService,
+        silences,
+        store,
+        clock);
     org.sandboxslo.console.routes.PoolRoutes.mount(r, vertx, sources, clock);
     org.sandboxslo.console.routes.ClaimRoutes.mount(r, vertx, sources);
     org.sandboxslo.console.routes.FindingRoutes.mount(r, sources);

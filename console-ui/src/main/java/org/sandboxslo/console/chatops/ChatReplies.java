@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.api.FindingRoutes;
 import org.sandboxslo.console.engine.FindingState;
 import org.sandboxslo.engine.finding.Evidence;
@@ -37,7 +36,7 @@ final class ChatReplies {
 
   /** {@code status}: every template (worst warm-hit first), or one. */
   static JsonObject status(
-      FleetSnapshot snap, List<FindingState> findings, String templateOrNull, ConsoleConfig links) {
+      FleetSnapshot snap, List<FindingState> findings, String templateOrNull, Links links) {
     if (snap == null) {
       return SlackMessages.text(
           "The console has no fleet snapshot yet (informers still syncing); try again shortly.",
@@ -165,7 +164,7 @@ final class ChatReplies {
 
   /** {@code explain}: a finding by id, or the findings of a template/pool. */
   static JsonObject explain(
-      FleetSnapshot snap, List<FindingState> findings, String target, ConsoleConfig links) {
+      FleetSnapshot snap, List<FindingState> findings, String target, Links links) {
     for (FindingState f : findings) {
       if (FindingRoutes.id(f.finding()).equalsIgnoreCase(target)) {
         return explainOne(f, links);
@@ -204,7 +203,7 @@ final class ChatReplies {
         List.of(new SlackMessages.Link("Findings", links.link("/findings"))));
   }
 
-  private static JsonObject explainOne(FindingState f, ConsoleConfig links) {
+  private static JsonObject explainOne(FindingState f, Links links) {
     Finding x = f.finding();
     String id = FindingRoutes.id(x);
     StringBuilder sb =

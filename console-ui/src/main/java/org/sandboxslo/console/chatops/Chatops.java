@@ -26,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.engine.ConsoleSources;
 import org.sandboxslo.console.hooks.SilenceMatcher;
@@ -100,8 +99,9 @@ public final class Chatops {
   /** An executing plan whose end is posted to the execute interaction's response_url. */
   private record Watch(String responseUrl, Caller caller) {}
 
-  private final ConsoleConfig console;
+  private final Links console;
   private final ChatopsConfig config;
+  private final Duration maxSilence;
   private final ConsoleSources sources;
   private final Remediation remediation;
   private final Silences silences;
@@ -114,15 +114,18 @@ public final class Chatops {
   private final Map<String, Watch> watching = new HashMap<>();
 
   Chatops(
-      ConsoleConfig console,
+      ChatopsConfig config,
+      Links links,
+      Duration maxSilence,
       ConsoleSources sources,
       Remediation remediationOrNull,
       Silences silencesOrNull,
       IncidentStore incidentsOrNull,
       WebClient web,
       Clock clock) {
-    this.console = console;
-    this.config = console.chatops();
+    this.console = links;
+    this.config = config;
+    this.maxSilence = maxSilence;
     this.sources = sources;
     this.remediation = remediationOrNull;
     this.silences = silencesOrNull;
@@ -134,6 +137,9 @@ public final class Chatops {
   /**
    * Mounts the two routes when a signing secret is configured; does nothing otherwise (404).
    *
+   * @param config the chat configuration ({@code sloconsole.chatops.*})
+   * @param externalUrl {@code sloconsole.http.external-url}, the base of links in messages
+   * @param maxSilence {@code sloconsole.alertmanager.max-silence}, checked at the dry run
    * @param remediationOrNull plans, callers and the audit trail; without it writes answer "not
    *     running"
    * @param silencesOrNull silences; without it {@code silence}/{@code silences} answer "not
@@ -143,19 +149,23 @@ public final class Chatops {
   public static void mount(
       Router router,
       Vertx vertx,
-      ConsoleConfig config,
+      ChatopsConfig config,
+      java.net.URI externalUrl,
+      Duration maxSilence,
       ConsoleSources sources,
       Remediation remediationOrNull,
       Silences silencesOrNull,
       SliStore storeOrNull,
       Clock clock) {
-    if (!config.chatops().enabled()) {
+    if (!config.enabled()) {
       LOG.info("chat disabled: {} is not set", ChatopsConfig.SIGNING_SECRET);
       return;
     }
     Chatops c =
         new Chatops(
             config,
+            new Links(externalUrl),
+            maxSilence,
             sources,
             remediationOrNull,
             silencesOrNull,
@@ -473,12 +483,7 @@ public final class Chatops {
         .compose(
             ms -> {
               SilencePolicy.check(
-                  ms,
-                  s.duration(),
-                  s.reason(),
-                  c.user(),
-                  console.alertmanager().maxSilence(),
-                  clock.instant());
+                  ms, s.duration(), s.reason(), c.user(), maxSilence, clock.instant());
               String token = hold(new Pending(s, who, text, until(), ms));
               return audit(c.user(), "silence", null, who, text, "dry-run")
                   .map(

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
-import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.api.JsonBody;
 import org.sandboxslo.console.remediation.Caller;
@@ -87,15 +86,11 @@ public final class Silences {
   public static Silences mount(
       Router router,
       Vertx vertx,
-      ConsoleConfig config,
+      AlertmanagerConfig config,
       Remediation remediationOrNull,
       Clock clock) {
     Silences s =
-        new Silences(
-            AlertmanagerClient.create(vertx, config.alertmanager()),
-            config.alertmanager(),
-            remediationOrNull,
-            clock);
+        new Silences(AlertmanagerClient.create(vertx, config), config, remediationOrNull, clock);
     if (remediationOrNull != null && s.am != null) {
       remediationOrNull.addListener(s.planListener());
     }

@@ -180,15 +180,24 @@ class ChatopsTest {
                                   req.response().setStatusCode(200).end();
                                 }))
                 .listen(0, "127.0.0.1"));
-    ConsoleConfig config =
-        ConsoleConfig.fromMap(
+    ChatopsConfig config =
+        ChatopsConfig.fromMap(
             Map.of(
                 ChatopsConfig.SIGNING_SECRET, SECRET,
                 ChatopsConfig.USERS, "U0ALICE:alice,U0BOB:bob,U0CAROL:carol",
-                ChatopsConfig.RESPONSE_URL_HOSTS, "127.0.0.1",
-                ConsoleConfig.HTTP_EXTERNAL_URL, "https://slo.example.com/"));
+                ChatopsConfig.RESPONSE_URL_HOSTS, "127.0.0.1"));
     Router r = Router.router(vertx);
-    Chatops.mount(r, vertx, config, SOURCES, remediation, null, null, Clock.systemUTC());
+    Chatops.mount(
+        r,
+        vertx,
+        config,
+        URI.create("https://slo.example.com"),
+        Duration.ofHours(24),
+        SOURCES,
+        remediation,
+        null,
+        null,
+        Clock.systemUTC());
     ConsoleVerticleAccess.jsonErrors(r);
     console = get(vertx.createHttpServer().requestHandler(r).listen(0, "127.0.0.1"));
   }
@@ -355,6 +364,10 @@ class ChatopsTest {
     assertEquals(200, status.statusCode());
     assertTrue(new JsonObject(status.body()).getString("text").startsWith("Working on"));
     assertTrue(text(post(url, 1)).contains("no fleet snapshot yet"), text(post(url, 1)));
+    // links start with sloconsole.http.external-url
+    assertTrue(
+        post(url, 1).encode().contains("<https://slo.example.com/health|Health>"),
+        post(url, 1).encode());
 
     // a wrong signature: 401, a WARN naming the reason (not the secret), nothing posted
     String badUrl = responseUrl();
