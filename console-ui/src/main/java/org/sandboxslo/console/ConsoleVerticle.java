@@ -170,6 +170,10 @@ public final class ConsoleVerticle extends VerticleBase {
     r.get("/api/v1/pools/:ns/:name/history").handler(ctx -> history(ctx, Scope.POOL));
     r.get("/api/v1/status").handler(this::status);
     r.get("/api/v1/findings").handler(this::findings);
+    r.post("/hooks/alertmanager")
+        .handler(
+            org.sandboxslo.console.hooks.WebhookCredential.of(
+                config.alertmanager().webhookToken()));
     alertmanager.mount(
         r, org.sandboxslo.console.hooks.AlertmanagerClient.create(vertx, config.alertmanager()));
     org.sandboxslo.console.hooks.Silences silences =

@@ -21,15 +21,19 @@ import org.sandboxslo.engine.time.Durations;
  *   <li>{@code sloconsole.alertmanager.plan-step-duration} (default {@code 5m}): the expected
  *       duration of one step of an executing plan; a plan's silence lasts steps × this, at most
  *       {@code max-silence}
- *   <li>{@code sloconsole.alertmanager.webhook-token}: the webhook's credential; read by the
- *       webhook authentication, only listed here so that the key is known
+ *   <li>{@code sloconsole.alertmanager.webhook-token} (default empty): the credential {@code POST
+ *       /hooks/alertmanager} requires ({@link WebhookCredential}: {@code Bearer <token>} or Basic
+ *       with the token as password); empty leaves the webhook open, with a WARN at startup. Masked
+ *       in {@link #describe()} and {@link #toString()}
  * </ul>
  *
  * @param url Alertmanager's base URL without a trailing slash, or null
  * @param maxSilence longest silence, &gt; 0
  * @param planStepDuration expected duration of one plan step, &gt; 0
+ * @param webhookToken the webhook's credential (secret), or empty for none
  */
-public record AlertmanagerConfig(URI url, Duration maxSilence, Duration planStepDuration) {
+public record AlertmanagerConfig(
+    URI url, Duration maxSilence, Duration planStepDuration, String webhookToken) {
   public static final String URL = "sloconsole.alertmanager.url";
   public static final String MAX_SILENCE = "sloconsole.alertmanager.max-silence";
   public static final String PLAN_STEP_DURATION = "sloconsole.alertmanager.plan-step-duration";
@@ -41,6 +45,9 @@ public record AlertmanagerConfig(URI url, Duration maxSilence, Duration planStep
   public AlertmanagerConfig {
     positive(MAX_SILENCE, maxSilence);
     positive(PLAN_STEP_DURATION, planStepDuration);
+    if (webhookToken == null) {
+      throw new IllegalArgumentException(WEBHOOK_TOKEN + ": must not be null (empty for none)");
+    }
   }
 
   private static void positive(String key, Duration d) {
@@ -68,7 +75,8 @@ public record AlertmanagerConfig(URI url, Duration maxSilence, Duration planStep
     return new AlertmanagerConfig(
         url.isEmpty() ? null : url(url),
         Durations.parse(MAX_SILENCE, m.getOrDefault(MAX_SILENCE, "24h")),
-        Durations.parse(PLAN_STEP_DURATION, m.getOrDefault(PLAN_STEP_DURATION, "5m")));
+        Durations.parse(PLAN_STEP_DURATION, m.getOrDefault(PLAN_STEP_DURATION, "5m")),
+        m.getOrDefault(WEBHOOK_TOKEN, "").strip());
   }
 
   private static URI url(String value) {
@@ -93,6 +101,21 @@ public record AlertmanagerConfig(URI url, Duration maxSilence, Duration planStep
         "\n",
         URL + "=" + (url == null ? "" : url),
         MAX_SILENCE + "=" + Durations.format(maxSilence),
-        PLAN_STEP_DURATION + "=" + Durations.format(planStepDuration));
+        PLAN_STEP_DURATION + "=" + Durations.format(planStepDuration),
+        WEBHOOK_TOKEN + "=" + (webhookToken.isEmpty() ? "" : "******"));
+  }
+
+  /** Like the record default, but with the webhook token masked. */
+  @Override
+  public String toString() {
+    return "AlertmanagerConfig[url="
+        + url
+        + ", maxSilence="
+        + maxSilence
+        + ", planStepDuration="
+        + planStepDuration
+        + ", webhookToken="
+        + (webhookToken.isEmpty() ? "" : "******")
+        + "]";
   }
 }

@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.api.JsonBody;
+import org.sandboxslo.engine.time.Rfc3339;
 import org.sandboxslo.store.IncidentRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -338,7 +339,7 @@ public final class AlertmanagerHook {
     try {
       starts =
           a.getValue("startsAt") instanceof String s
-              ? WebhookPayload.millis(Instant.parse(s))
+              ? WebhookPayload.millis(Rfc3339.parse("startsAt", s))
               : null;
     } catch (DateTimeParseException e) {
       starts = null;

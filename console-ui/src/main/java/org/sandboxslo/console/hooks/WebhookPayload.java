@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.sandboxslo.console.api.ApiException;
+import org.sandboxslo.engine.time.Rfc3339;
 
 /**
  * One Alertmanager webhook notification (payload version "4", reference slo-alerting §4.1), checked
@@ -243,7 +244,7 @@ public record WebhookPayload(
       return null; // Alertmanager's zero time: not set
     }
     try {
-      return millis(Instant.parse(s));
+      return millis(Rfc3339.parse(field, s));
     } catch (DateTimeParseException e) {
       throw bad(field, "not an RFC 3339 time: '" + s + "'");
     }

@@ -126,7 +126,7 @@ class SilencePolicyTest {
     Silences s =
         new Silences(
             null,
-            new AlertmanagerConfig(null, Duration.ofHours(1), Duration.ofMinutes(5)),
+            new AlertmanagerConfig(null, Duration.ofHours(1), Duration.ofMinutes(5), ""),
             null,
             java.time.Clock.systemUTC());
     // 3 steps + the restore after a surge = 4 × 5 min

@@ -267,6 +267,19 @@ class AlertmanagerRoundTripE2E {
   @Test
   @Order(1)
   void theRulesAlertReachesTheConsoleAsAnIncidentLinkedToItsFinding() throws Exception {
+    // the webhook takes only Alertmanager's credential: without it or with another token, 401
+    String empty = "{\"version\":\"4\",\"alerts\":[]}";
+    HttpResponse<String> anonymous =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(api("/hooks/alertmanager")))
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(empty))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertEquals(401, anonymous.statusCode(), anonymous.body());
+    assertEquals(401, send("POST", api("/hooks/alertmanager"), ALICE, empty).statusCode());
+    assertEquals(200, send("POST", api("/hooks/alertmanager"), WEBHOOK_TOKEN, empty).statusCode());
     setImage("python-runtime", "registry.example.com/sandbox/python-runtime:3.13");
     JsonNode incident =
         await("WarmPoolStaleMembers as an incident joined to StalePoolMembers")
