@@ -36,11 +36,11 @@ import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sandboxslo.apiserver.EmbeddedApiServer;
 import org.sandboxslo.console.ConsoleConfig;
 import org.sandboxslo.console.ConsoleVerticleAccess;
 import org.sandboxslo.console.engine.ConsoleSources;
@@ -58,10 +58,10 @@ import org.sandboxslo.store.PlanRow;
 import org.sandboxslo.store.RemediationStore;
 
 /**
- * The chat door on real parts: embedded PostgreSQL behind the plan service, a Kubernetes API that
- * accepts connections and never answers (every fabric8 call of an executing plan hangs), and a
- * local HTTP receiver standing in for Slack's {@code response_url}. Requests are signed with a test
- * secret exactly as Slack signs them.
+ * The chat door on real parts: embedded PostgreSQL behind the plan service, the embedded Kubernetes
+ * API server (stalled through its faults() where a test needs every fabric8 call of an executing
+ * plan to hang), and a local HTTP receiver standing in for Slack's {@code response_url}. Requests
+ * are signed with a test secret exactly as Slack signs them.
  */
 class ChatopsTest {
   static final String SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
@@ -70,8 +70,7 @@ class ChatopsTest {
   static Vertx vertx;
   static Database storage;
   static Pool pool;
-  static HttpServer stalledApi;
-  static final AtomicInteger stalledRequests = new AtomicInteger();
+  static EmbeddedApiServer api;
   static KubernetesClient client;
   static Remediation remediation;
   static HttpServer console;
@@ -142,16 +141,11 @@ class ChatopsTest {
                             "sloconsole.db.work-dir", Path.of("target", "embedded-pg").toString()))
                     .database()));
     pool = PgBuilder.pool().connectingTo(storage.embedded().connectOptions()).using(vertx).build();
-    // a Kubernetes API that takes every request and never answers
-    stalledApi =
-        get(
-            vertx
-                .createHttpServer()
-                .requestHandler(req -> stalledRequests.incrementAndGet())
-                .listen(0, "127.0.0.1"));
+    // the embedded API server; stalled (connections taken, no answers) where a test says so
+    api = EmbeddedApiServer.start(0);
     Config kube =
         new ConfigBuilder(Config.empty())
-            .withMasterUrl("http://127.0.0.1:" + stalledApi.actualPort())
+            .withMasterUrl(api.url())
             .withRequestTimeout(600_000)
             .withRequestRetryBackoffLimit(0)
             .build();
@@ -206,6 +200,8 @@ class ChatopsTest {
   static void stop() throws Exception {
     get(remediation.stop());
     client.close();
+    api.faults().resumeRequests();
+    api.close();
     get(pool.close());
     get(storage.close());
     get(vertx.close());
@@ -556,13 +552,22 @@ class ChatopsTest {
     if (planned.getString("state").equals("planned")) {
       approve("U0BOB", id);
     }
-    int before = stalledRequests.get();
+    api.faults().stallRequests();
+    try {
+      ackedWhileStalled(id, subject);
+    } finally {
+      api.faults().resumeRequests();
+    }
+  }
+
+  void ackedWhileStalled(String id, String subject) throws Exception {
+    int before = api.faults().stalledRequests();
     String url = responseUrl();
     slash("U0ALICE", "execute " + id, url);
     String c = responseUrl();
     click("U0ALICE", "confirm", token(post(url, 1)), c);
     assertTrue(text(post(c, 1)).startsWith("Executing"), text(post(c, 1)));
-    await().atMost(Duration.ofSeconds(20)).until(() -> stalledRequests.get() > before);
+    await().atMost(Duration.ofSeconds(20)).until(() -> api.faults().stalledRequests() > before);
     // with the executor stuck on the API, every command is still acknowledged at once
     List<Long> millis = new ArrayList<>();
     for (String text :
