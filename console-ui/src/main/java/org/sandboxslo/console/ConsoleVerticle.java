@@ -81,6 +81,9 @@ public final class ConsoleVerticle extends VerticleBase {
   private final org.sandboxslo.console.slo.SloRegistry sloRegistry;
   private volatile HttpServer server;
 
+  /** Channel notifications; set in {@link #router()} when a notify URL is configured. */
+  private volatile org.sandboxslo.console.chatops.ChannelNotifier notifier;
+
   /**
    * @param config ports, host, stream interval
    * @param sources the latest snapshot, ingest errors and readiness
@@ -123,8 +126,15 @@ public final class ConsoleVerticle extends VerticleBase {
     this.remediation = new RemediationRoutes(services.remediation());
     this.remediationService = services.remediation();
     this.sloRegistry = services.slos();
+    java.util.function.Function<List<org.sandboxslo.store.IncidentRow>, Future<?>> persist =
+        org.sandboxslo.console.routes.IncidentRoutes.persister(storeOrNull);
     this.alertmanager =
-        new AlertmanagerHook(org.sandboxslo.console.routes.IncidentRoutes.persister(storeOrNull));
+        new AlertmanagerHook(
+            config.chatops().notifyUrl() == null
+                ? persist
+                : rows ->
+                    (persist == null ? Future.succeededFuture() : persist.apply(rows))
+                        .onSuccess(x -> notifier.incidents(rows)));
   }
 
   @Override
@@ -179,6 +189,12 @@ public final class ConsoleVerticle extends VerticleBase {
     org.sandboxslo.console.hooks.Silences silences =
         org.sandboxslo.console.hooks.Silences.mount(
             r, vertx, config.alertmanager(), remediationService, clock);
+    notifier =
+        org.sandboxslo.console.chatops.ChannelNotifier.create(
+            vertx, config.chatops(), config.externalUrl().base());
+    if (notifier != null && remediationService != null) {
+      remediationService.addListener(notifier);
+    }
     org.sandboxslo.console.chatops.Chatops.mount(
         r,
         vertx,

@@ -21,19 +21,29 @@ import java.util.regex.Pattern;
  *   <li>{@code sloconsole.chatops.slack.response-url-hosts} (default {@code hooks.slack.com}):
  *       hosts a {@code response_url} may name (comma-separated, exact match); the console posts
  *       nowhere else
+ *   <li>{@code sloconsole.chatops.slack.notify-url} (default empty = none): a Slack incoming
+ *       webhook ({@code https://hooks.slack.com/services/...}) to which new incidents and plan
+ *       progress are posted ({@link ChannelNotifier}); its host must be one of {@code
+ *       response-url-hosts}; only its host is ever logged (the path is the credential)
  * </ul>
  *
  * @param signingSecret the signing secret, or empty
  * @param users Slack user id → console user name
  * @param responseUrlHosts allowed hosts of {@code response_url}, non-empty
+ * @param notifyUrl the incoming webhook for channel notifications, or null
  */
 public record ChatopsConfig(
-    String signingSecret, Map<String, String> users, Set<String> responseUrlHosts) {
+    String signingSecret,
+    Map<String, String> users,
+    Set<String> responseUrlHosts,
+    java.net.URI notifyUrl) {
   public static final String SIGNING_SECRET = "sloconsole.chatops.slack.signing-secret";
   public static final String USERS = "sloconsole.chatops.slack.users";
   public static final String RESPONSE_URL_HOSTS = "sloconsole.chatops.slack.response-url-hosts";
+  public static final String NOTIFY_URL = "sloconsole.chatops.slack.notify-url";
   static final String PREFIX = "sloconsole.chatops.";
-  private static final Set<String> KEYS = Set.of(SIGNING_SECRET, USERS, RESPONSE_URL_HOSTS);
+  private static final Set<String> KEYS =
+      Set.of(SIGNING_SECRET, USERS, RESPONSE_URL_HOSTS, NOTIFY_URL);
   private static final Pattern SLACK_USER = Pattern.compile("[UW][A-Z0-9]{2,20}");
   private static final Pattern CONSOLE_USER = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
 
@@ -43,6 +53,41 @@ public record ChatopsConfig(
     if (responseUrlHosts.isEmpty()) {
       throw new IllegalArgumentException(RESPONSE_URL_HOSTS + ": must name at least one host");
     }
+    if (notifyUrl != null && !responseUrlHosts.contains(hostOf(notifyUrl))) {
+      throw new IllegalArgumentException(
+          NOTIFY_URL
+              + ": host "
+              + hostOf(notifyUrl)
+              + " is not in "
+              + RESPONSE_URL_HOSTS
+              + " "
+              + new TreeSet<>(responseUrlHosts));
+    }
+  }
+
+  private static String hostOf(java.net.URI u) {
+    return u.getHost() == null ? "" : u.getHost().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  private static java.net.URI notifyUrl(String value) {
+    String v = value.trim();
+    if (v.isEmpty()) {
+      return null;
+    }
+    try {
+      java.net.URI u = new java.net.URI(v);
+      if (("https".equals(u.getScheme()) || "http".equals(u.getScheme()))
+          && u.getHost() != null
+          && u.getRawUserInfo() == null) {
+        return u;
+      }
+    } catch (java.net.URISyntaxException e) {
+      // reported below, without the value (its path is the credential)
+    }
+    throw new IllegalArgumentException(
+        NOTIFY_URL
+            + ": expected an absolute http(s) URL such as"
+            + " https://hooks.slack.com/services/T000/B000/XXXX");
   }
 
   /**
@@ -82,7 +127,11 @@ public record ChatopsConfig(
         hosts.add(h.trim().toLowerCase(java.util.Locale.ROOT));
       }
     }
-    return new ChatopsConfig(m.getOrDefault(SIGNING_SECRET, "").trim(), users, hosts);
+    return new ChatopsConfig(
+        m.getOrDefault(SIGNING_SECRET, "").trim(),
+        users,
+        hosts,
+        notifyUrl(m.getOrDefault(NOTIFY_URL, "")));
   }
 
   /** All defaults: chat disabled. */
@@ -104,7 +153,12 @@ public record ChatopsConfig(
             + "="
             + String.join(
                 ",", users.entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).toList()),
-        RESPONSE_URL_HOSTS + "=" + String.join(",", List.copyOf(new TreeSet<>(responseUrlHosts))));
+        RESPONSE_URL_HOSTS + "=" + String.join(",", List.copyOf(new TreeSet<>(responseUrlHosts))),
+        NOTIFY_URL
+            + "="
+            + (notifyUrl == null
+                ? ""
+                : notifyUrl.getScheme() + "://" + hostOf(notifyUrl) + "/******"));
   }
 
   @Override
