@@ -57,6 +57,13 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /api/v1/stream}: Server-Sent Events, {@code event: snapshot} with the templates
  *       JSON every {@code sloconsole.http.stream-interval}
  *   <li>{@code GET /api/v1/openapi.yaml}: the OpenAPI 3 description
+ *   <li>{@code POST /hooks/alertmanager}: the Alertmanager webhook, behind {@link
+ *       org.sandboxslo.console.hooks.WebhookCredential} ({@code
+ *       sloconsole.alertmanager.webhook-token}); {@code GET /api/v1/alerts}, {@code
+ *       /api/v1/alert-groups}, {@code /api/v1/incidents}; {@code GET/POST /api/v1/silences}, {@code
+ *       DELETE /api/v1/silences/{id}}
+ *   <li>{@code POST /chatops/slack}, {@code /chatops/slack/actions}: signed Slack requests, when
+ *       {@code sloconsole.chatops.slack.signing-secret} is set (else 404)
  *   <li>{@code /healthz}, {@code /readyz}, {@code /metrics}: as on the management port
  *   <li>{@code /}: the web console ({@code webroot/})
  * </ul>

@@ -66,6 +66,11 @@ class AlertmanagerRoundTripE2E {
   int httpPort;
   int mgmtPort;
 
+  /** A local HTTP receiver standing in for the chat channel's incoming webhook. */
+  com.sun.net.httpserver.HttpServer channel;
+
+  final java.util.Queue<String> channelTexts = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
   @BeforeAll
   void start() throws Exception {
     ExternalTool alertmanager = ExternalTool.require("prometheus-alertmanager", INSTALL);
@@ -108,6 +113,17 @@ class AlertmanagerRoundTripE2E {
     Files.createDirectories(dir.resolve("am"));
     am = RunningAlertmanager.start(alertmanager, amConfig, dir.resolve("am"));
 
+    channel =
+        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    channel.createContext(
+        "/services/",
+        ex -> {
+          try (ex) {
+            channelTexts.add(JSON.readTree(ex.getRequestBody()).path("text").asText());
+            ex.sendResponseHeaders(200, -1);
+          }
+        });
+    channel.start();
     Map<String, String> s = new HashMap<>();
     s.put("sloconsole.http.port", String.valueOf(httpPort));
     s.put("sloconsole.management.port", String.valueOf(mgmtPort));
@@ -124,6 +140,10 @@ class AlertmanagerRoundTripE2E {
     s.put("sloconsole.alertmanager.url", am.base().toString());
     s.put("sloconsole.alertmanager.webhook-token", WEBHOOK_TOKEN);
     s.put("sloconsole.alertmanager.plan-step-duration", "2m");
+    s.put("sloconsole.chatops.slack.response-url-hosts", "127.0.0.1");
+    s.put(
+        "sloconsole.chatops.slack.notify-url",
+        "http://127.0.0.1:" + channel.getAddress().getPort() + "/services/T0/B0/e2e");
     List<String> errors = new ArrayList<>();
     app = DemoApp.start(s, List.of(), Map.of(), errors::add);
     assertEquals(List.of(), errors);
@@ -178,6 +198,9 @@ class AlertmanagerRoundTripE2E {
     }
     if (am != null) {
       am.close();
+    }
+    if (channel != null) {
+      channel.stop(0);
     }
   }
 
@@ -305,6 +328,13 @@ class AlertmanagerRoundTripE2E {
     assertEquals("open", finding.get("state").asText());
     // the finding the incident links to is served under its id
     assertEquals(200, get(api("/api/v1/findings/" + finding.get("id").asText())).statusCode());
+    // the channel heard of it once, however often Alertmanager notified
+    String firing = "Firing: WarmPoolStaleMembers on demo/python-runtime-pool (ticket)";
+    await("the channel post").atMost(Duration.ofSeconds(20)).until(() -> channelPosts(firing) >= 1);
+    await()
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> channelPosts(firing) == 1);
   }
 
   @Test
@@ -385,6 +415,16 @@ class AlertmanagerRoundTripE2E {
         .until(() -> planSilences(id, "expired").size() == 2);
     String after = amtoolIds(false);
     planSilences.forEach(sid -> assertFalse(after.contains(sid), after));
+    // the channel was told once when it started and once when it ended
+    await("plan posts in the channel")
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> channelPosts("Plan " + id + " succeeded:") == 1);
+    assertEquals(1, channelPosts("Plan " + id + " executing:"), channelTexts.toString());
+  }
+
+  /** Channel posts whose text starts with {@code prefix}. */
+  long channelPosts(String prefix) {
+    return channelTexts.stream().filter(t -> t.startsWith(prefix)).count();
   }
 
   /** Ids of the console's silences for plan {@code id} in {@code state} (Alertmanager's API). */
