@@ -41,10 +41,11 @@ public final class ConsoleAuth implements Handler<RoutingContext> {
   private static final Logger LOG = LoggerFactory.getLogger(ConsoleAuth.class);
 
   /**
-   * The one POST that changes nothing (the capacity what-if only computes): a read for sign-in,
-   * so anonymous readers may use it when anonymous reads are on.
+   * The one POST that changes nothing (the capacity what-if only computes): a read for sign-in, so
+   * anonymous readers may use it when anonymous reads are on.
    */
   static final String COMPUTE_ONLY = "/api/v1/whatif";
+
   private static final String KEY = "sloconsole.caller";
   private static final Caller ALERTMANAGER = new Caller("alertmanager", Set.of());
 

@@ -37,7 +37,9 @@ public final class Settings {
           "auth",
           "remediation",
           "slo",
-          "controller-view");
+          "controller-view",
+          "chatops",
+          "alertmanager");
 
   /**
    * Merges the layers.
