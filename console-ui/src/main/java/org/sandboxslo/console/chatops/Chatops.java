@@ -173,7 +173,8 @@ public final class Chatops {
             WebClient.create(vertx, new WebClientOptions().setUserAgent("sandbox-slo-console")),
             clock);
     c.warnUnknownUsers();
-    BodyHandler body = BodyHandler.create().setBodyLimit(MAX_BODY_BYTES);
+    BodyHandler body =
+        BodyHandler.create().setBodyLimit(MAX_BODY_BYTES).setHandleFileUploads(false);
     router.post("/chatops/slack").handler(body).handler(c::command);
     router.post("/chatops/slack/actions").handler(body).handler(c::interaction);
     if (remediationOrNull != null) {
