@@ -584,6 +584,11 @@ final class PlanSteps {
     };
   }
 
+  /** Tells the plan listeners that {@code p}, cancelled by this executor, has ended. */
+  void cancelled(PlanRow p) {
+    listeners.finished(p, PlanState.CANCELLED);
+  }
+
   /**
    * Moves {@code p} from {@code executing} to {@code state}, then audits {@code plan.done}; a plan
    * that was cancelled meanwhile (by a request, or a cancel this process received) stays cancelled
