@@ -58,6 +58,9 @@ public final class PlanExecutor extends VerticleBase {
   /** Received cancels not yet stored: plan id → the user who cancelled. */
   private final Map<String, String> cancels = new java.util.concurrent.ConcurrentHashMap<>();
 
+  /** Received cancels whose state change is stored and whose audit row is not yet. */
+  private final Set<String> cancelMoved = new HashSet<>();
+
   /** Step failures in a row per plan (database outages excluded). */
   private final Map<String, Integer> failures = new HashMap<>();
 
@@ -160,6 +163,7 @@ public final class PlanExecutor extends VerticleBase {
     running.remove(id);
     executing.remove(id);
     cancels.remove(id);
+    cancelMoved.remove(id);
     steps.forgetCancel(id);
     failures.remove(id);
     outages.remove(id);
@@ -216,15 +220,26 @@ public final class PlanExecutor extends VerticleBase {
     String user = cancels.get(id);
     PlanRow p = executing.get(id);
     String object = p == null ? null : p.action() + " " + p.subject();
-    store
-        .transition(
-            id,
-            PlanState.EXECUTING.wireName(),
-            PlanState.CANCELLED.wireName(),
-            null,
-            null,
-            "cancelled by " + user,
-            audit.now())
+    // once the state change is stored, a retry (the audit row failed) writes only the audit row
+    Future<Boolean> stateMoved =
+        cancelMoved.contains(id)
+            ? Future.succeededFuture(true)
+            : store
+                .transition(
+                    id,
+                    PlanState.EXECUTING.wireName(),
+                    PlanState.CANCELLED.wireName(),
+                    null,
+                    null,
+                    "cancelled by " + user,
+                    audit.now())
+                .onSuccess(
+                    moved -> {
+                      if (moved) {
+                        cancelMoved.add(id);
+                      }
+                    });
+    stateMoved
         .compose(
             moved ->
                 !moved

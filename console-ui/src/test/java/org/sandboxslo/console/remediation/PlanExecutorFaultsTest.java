@@ -375,6 +375,10 @@ class PlanExecutorFaultsTest {
     PlanRow done = finished(p.id());
     assertEquals("cancelled", done.state());
     assertEquals("cancelled by alice", done.result());
+    // the audit row follows the state change
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> count(get(store.audit(p.id(), null, null)), "plan.cancel", "ok") == 1);
     List<AuditEntry> rows = get(store.audit(p.id(), null, null));
     assertEquals(1, count(rows, "plan.cancel", "ok"));
     assertEquals(
