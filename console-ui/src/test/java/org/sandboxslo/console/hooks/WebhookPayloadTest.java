@@ -124,6 +124,47 @@ class WebhookPayloadTest {
     assertField("alerts[0].labels", payload("firing", alert("a", "firing").put("labels", many)));
   }
 
+  @Test
+  void theConsolesBoundsAre400NamingTheField() {
+    // 1,001 alerts in one notification: over the 1,000 the console holds
+    JsonObject[] many = new JsonObject[AlertmanagerHook.KEPT + 1];
+    for (int i = 0; i < many.length; i++) {
+      many[i] = alert("f" + i, "firing");
+    }
+    assertField("alerts", payload("firing", many));
+    // a fingerprint of 129 characters is refused, 128 accepted
+    assertField("alerts[0].fingerprint", payload("firing", alert("x".repeat(129), "firing")));
+    assertEquals(
+        128,
+        WebhookPayload.parse(payload("firing", alert("x".repeat(128), "firing")))
+            .alerts()
+            .get(0)
+            .fingerprint()
+            .length());
+    // labels over 16 KiB as sent are refused even though one value would be cut to 1,024 chars
+    JsonObject hugeLabel = alert("h", "firing");
+    hugeLabel.getJsonObject("labels").put("blob", "y".repeat(16 * 1024));
+    assertField("alerts[0].labels", payload("firing", hugeLabel));
+    // 1,500 characters (under 16 KiB) are accepted and cut: 1,024 kept, 1,500 - 1,024 = 476 marked
+    JsonObject longLabel = alert("l", "firing");
+    longLabel.getJsonObject("labels").put("blob", "y".repeat(1500));
+    assertEquals(
+        "y".repeat(1024) + "…[+476 chars]",
+        WebhookPayload.parse(payload("firing", longLabel))
+            .alerts()
+            .get(0)
+            .labels()
+            .getString("blob"));
+    // NUL anywhere: a value, a key, a top-level string
+    JsonObject nulValue = alert("n1", "firing");
+    nulValue.getJsonObject("annotations").put("summary", "a\u0000b");
+    assertField("alerts[0].annotations.summary", payload("firing", nulValue));
+    JsonObject nulKey = alert("n2", "firing");
+    nulKey.getJsonObject("labels").put("a\u0000b", "v");
+    assertField("alerts[0].labels", payload("firing", nulKey));
+    assertField("groupKey", payload("firing", alert("n3", "firing")).put("groupKey", "g\u0000"));
+  }
+
   static void assertField(String field, JsonObject body) {
     ApiException e = assertThrows(ApiException.class, () -> WebhookPayload.parse(body));
     assertEquals(400, e.status());
