@@ -56,6 +56,11 @@ import org.sandboxslo.engine.time.Durations;
  *       database is down and written when it returns (1..100000; the oldest are dropped first)
  * </ul>
  *
+ * The chat ({@code sloconsole.chatops.*}, {@link org.sandboxslo.console.chatops.ChatopsConfig}) and
+ * Alertmanager ({@code sloconsole.alertmanager.*}, {@link
+ * org.sandboxslo.console.hooks.AlertmanagerConfig}) parts are read from the same map and kept here,
+ * so the console verticle receives one record.
+ *
  * @param httpHost console bind address, non-empty
  * @param httpPort console port, 0..65535
  * @param streamInterval SSE period, &gt; 0
@@ -76,6 +81,8 @@ import org.sandboxslo.engine.time.Durations;
  * @param dbProbeInterval see {@code sloconsole.db.probe-interval}
  * @param backfillMaxSnapshots see {@code sloconsole.store.backfill-max-snapshots}
  * @param retention how long SLI history rows are kept, &gt; 0
+ * @param chatops the chat door ({@code sloconsole.chatops.*})
+ * @param alertmanager the Alertmanager door ({@code sloconsole.alertmanager.*})
  */
 public record ConsoleConfig(
     String httpHost,
@@ -97,7 +104,9 @@ public record ConsoleConfig(
     Duration dbConnectTimeout,
     Duration dbProbeInterval,
     int backfillMaxSnapshots,
-    Duration retention) {
+    Duration retention,
+    org.sandboxslo.console.chatops.ChatopsConfig chatops,
+    org.sandboxslo.console.hooks.AlertmanagerConfig alertmanager) {
   public static final String HTTP_HOST = "sloconsole.http.host";
   public static final String HTTP_PORT = "sloconsole.http.port";
   public static final String HTTP_STREAM_INTERVAL = "sloconsole.http.stream-interval";
@@ -159,6 +168,8 @@ public record ConsoleConfig(
     Objects.requireNonNull(dbDataDir, "dbDataDir");
     Objects.requireNonNull(dbWorkDir, "dbWorkDir");
     Objects.requireNonNull(retention, "retention");
+    Objects.requireNonNull(chatops, "chatops");
+    Objects.requireNonNull(alertmanager, "alertmanager");
     if (httpHost.isBlank()) {
       throw new IllegalArgumentException(HTTP_HOST + ": must be non-empty");
     }
@@ -245,7 +256,9 @@ public record ConsoleConfig(
         duration(map, DB_CONNECT_TIMEOUT, "5s"),
         duration(map, DB_PROBE_INTERVAL, "1s"),
         integer(map, STORE_BACKFILL_MAX, 360),
-        duration(map, STORE_RETENTION, "30d"));
+        duration(map, STORE_RETENTION, "30d"),
+        org.sandboxslo.console.chatops.ChatopsConfig.fromMap(map),
+        org.sandboxslo.console.hooks.AlertmanagerConfig.fromMap(map));
   }
 
   /**
@@ -347,7 +360,9 @@ public record ConsoleConfig(
         DB_STATEMENT_TIMEOUT + "=" + Durations.format(dbStatementTimeout),
         DB_CONNECT_TIMEOUT + "=" + Durations.format(dbConnectTimeout),
         DB_PROBE_INTERVAL + "=" + Durations.format(dbProbeInterval),
-        STORE_BACKFILL_MAX + "=" + backfillMaxSnapshots);
+        STORE_BACKFILL_MAX + "=" + backfillMaxSnapshots,
+        chatops.describe(),
+        alertmanager.describe());
   }
 
   /** Like the record default, but with the password masked. */
@@ -393,6 +408,10 @@ public record ConsoleConfig(
         + backfillMaxSnapshots
         + ", retention="
         + retention
+        + ", chatops="
+        + chatops
+        + ", alertmanager="
+        + alertmanager
         + "]";
   }
 

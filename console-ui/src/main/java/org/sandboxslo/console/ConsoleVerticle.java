@@ -69,6 +69,15 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /api/v1/stream}: Server-Sent Events, {@code event: snapshot} with the templates
  *       JSON every {@code sloconsole.http.stream-interval}
  *   <li>{@code GET /api/v1/openapi.yaml}: the OpenAPI 3 description
+ *   <li>{@code POST /hooks/alertmanager}: the Alertmanager webhook; {@link ConsoleAuth} admits only
+ *       the webhook secret ({@code sloconsole.alertmanager.webhook-token}, Bearer or the Basic
+ *       password); {@code GET /api/v1/alerts}, {@code /api/v1/alert-groups}, {@code
+ *       /api/v1/incidents}; {@code GET/POST /api/v1/silences}, {@code DELETE /api/v1/silences/{id}}
+ *   <li>{@code POST /chatops/slack}, {@code /chatops/slack/actions}: signed Slack requests, when
+ *       {@code sloconsole.chatops.slack.signing-secret} is set (else 404); outside {@code /api/}
+ *       and {@code /hooks/}, so {@link ConsoleAuth} and the Idempotency-Key store pass them to the
+ *       chat door, which checks the Slack signature and its own replay window (Slack's retries
+ *       carry {@code X-Slack-Retry-Num}, not an Idempotency-Key)
  *   <li>{@code /healthz}, {@code /readyz}, {@code /metrics}: as on the management port
  *   <li>{@code /}: the web console ({@code webroot/})
  * </ul>
@@ -100,6 +109,9 @@ public final class ConsoleVerticle extends VerticleBase {
   private final Deque<HttpServerResponse> streams = new ArrayDeque<>();
   private final java.util.function.Supplier<org.sandboxslo.store.DatabaseStatus> database;
   private volatile HttpServer server;
+
+  /** Channel notifications; set in {@link #router()} when a notify URL is configured. */
+  private volatile org.sandboxslo.console.chatops.ChannelNotifier notifier;
 
   /**
    * @param config ports, host, stream interval
@@ -157,9 +169,16 @@ public final class ConsoleVerticle extends VerticleBase {
     this.sloRegistry = services.slos();
     this.auth = services.auth();
     this.drops = Objects.requireNonNull(drops, "drops");
+    java.util.function.Function<List<org.sandboxslo.store.IncidentRow>, Future<?>> persist =
+        org.sandboxslo.console.routes.IncidentRoutes.persister(storeOrNull);
     this.alertmanager =
         new AlertmanagerHook(
-            org.sandboxslo.console.routes.IncidentRoutes.persister(storeOrNull), drops);
+            config.chatops().notifyUrl() == null
+                ? persist
+                : rows ->
+                    (persist == null ? Future.succeededFuture() : persist.apply(rows))
+                        .onSuccess(x -> notifier.incidents(rows)),
+            drops);
     this.idempotencyKeys =
         services.idempotencyOrNull() != null
             ? services.idempotencyOrNull()
@@ -257,7 +276,28 @@ public final class ConsoleVerticle extends VerticleBase {
     r.get("/api/v1/pools/:ns/:name/history").handler(ctx -> history(ctx, Scope.POOL));
     r.get("/api/v1/status").handler(this::status);
     r.get("/api/v1/findings").handler(this::findings);
-    alertmanager.mount(r);
+    alertmanager.mount(
+        r, org.sandboxslo.console.hooks.AlertmanagerClient.create(vertx, config.alertmanager()));
+    org.sandboxslo.console.hooks.Silences silences =
+        org.sandboxslo.console.hooks.Silences.mount(
+            r, vertx, config.alertmanager(), remediationService, clock);
+    notifier =
+        org.sandboxslo.console.chatops.ChannelNotifier.create(
+            vertx, config.chatops(), config.externalUrl().base());
+    if (notifier != null && remediationService != null) {
+      remediationService.addListener(notifier);
+    }
+    org.sandboxslo.console.chatops.Chatops.mount(
+        r,
+        vertx,
+        config.chatops(),
+        config.externalUrl().base(),
+        config.alertmanager().maxSilence(),
+        sources,
+        remediationService,
+        silences,
+        store,
+        clock);
     org.sandboxslo.console.routes.PoolRoutes.mount(r, vertx, sources, clock);
     org.sandboxslo.console.routes.ClaimRoutes.mount(r, vertx, sources);
     org.sandboxslo.console.routes.FindingRoutes.mount(r, sources);

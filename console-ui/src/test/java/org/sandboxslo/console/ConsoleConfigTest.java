@@ -195,4 +195,45 @@ class ConsoleConfigTest {
     assertEquals(360, c.backfillMaxSnapshots());
     assertTrue(c.describe().contains("sloconsole.db.statement-timeout=2s"), c.describe());
   }
+
+  @Test
+  void externalUrlChatAndAlertmanagerKeys() {
+    ConsoleConfig d = ConsoleConfig.defaults();
+    assertFalse(d.chatops().enabled());
+    assertEquals(java.util.Set.of("hooks.slack.com"), d.chatops().responseUrlHosts());
+    assertEquals(Duration.ofHours(24), d.alertmanager().maxSilence());
+    assertEquals(null, d.alertmanager().url());
+    ConsoleConfig c =
+        ConsoleConfig.fromMap(
+            Map.of(
+                "sloconsole.http.external-url", "https://slo.example.com/console/",
+                "sloconsole.chatops.slack.signing-secret", "s3cret-value",
+                "sloconsole.chatops.slack.users", "U04ABCD:alice,W05EFGH:bob",
+                "sloconsole.alertmanager.url", "http://alertmanager:9093/",
+                "sloconsole.alertmanager.max-silence", "2h",
+                "sloconsole.alertmanager.webhook-token", "t"));
+    assertEquals("https://slo.example.com/console", c.externalUrl().base().toString());
+    assertTrue(c.chatops().enabled());
+    assertEquals(Map.of("U04ABCD", "alice", "W05EFGH", "bob"), c.chatops().users());
+    assertEquals("http://alertmanager:9093", c.alertmanager().url().toString());
+    assertEquals(Duration.ofHours(2), c.alertmanager().maxSilence());
+    assertFalse(c.describe().contains("s3cret-value"), c.describe());
+    assertFalse(c.toString().contains("s3cret-value"), c.toString());
+    assertTrue(c.describe().contains("sloconsole.chatops.slack.signing-secret=******"));
+    for (Map.Entry<String, String> bad :
+        Map.of(
+                "sloconsole.http.external-url", "slo.example.com",
+                "sloconsole.chatops.slack.users", "alice:U123",
+                "sloconsole.chatops.slack.secret", "x",
+                "sloconsole.alertmanager.max-silence", "0s",
+                "sloconsole.alertmanager.url", "alertmanager:9093",
+                "sloconsole.alertmanager.token", "x")
+            .entrySet()) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> ConsoleConfig.fromMap(Map.of(bad.getKey(), bad.getValue())));
+      assertTrue(e.getMessage().contains(bad.getKey()), e.getMessage());
+    }
+  }
 }

@@ -45,13 +45,18 @@ class IncidentStoreTest {
   }
 
   static IncidentRow alert(String fp, String status, Instant starts, Instant ends, Instant at) {
+    return alert("demo", fp, status, starts, ends, at);
+  }
+
+  static IncidentRow alert(
+      String ns, String fp, String status, Instant starts, Instant ends, Instant at) {
     return IncidentRow.of(
         fp,
         status,
         new JsonObject()
             .put("alertname", "SandboxWarmHitRatioLow")
             .put("severity", "page")
-            .put("exported_namespace", "demo")
+            .put("exported_namespace", ns)
             .put("sandbox_template", "python-runtime")
             .put("slo", "warm-hit-demo-python-runtime"),
         new JsonObject().put("summary", "warm-hit below 95 %"),
@@ -66,8 +71,11 @@ class IncidentStoreTest {
   void episodesAreUpsertedByFingerprintAndStartAndSurviveANewPool() throws Exception {
     IncidentStore store = new IncidentStore(pool.pool());
     // fp-1 fires at T0, is redelivered at +60 s, resolves at +300 s (ends +290 s)
-    get(store.record(List.of(alert("fp-1", "firing", T0, null, T0.plusSeconds(5)))));
-    get(store.record(List.of(alert("fp-1", "firing", T0, null, T0.plusSeconds(60)))));
+    assertEquals(
+        1, get(store.record(List.of(alert("fp-1", "firing", T0, null, T0.plusSeconds(5))))));
+    // an identical redelivery changes nothing, not even last_received_at
+    assertEquals(
+        0, get(store.record(List.of(alert("fp-1", "firing", T0, null, T0.plusSeconds(60))))));
     get(
         store.record(
             List.of(
@@ -88,7 +96,8 @@ class IncidentStoreTest {
     // a new pool on the same database: what a restarted console sees
     SliStore other = SliStore.connect(vertx, db.connectOptions(), 1);
     try {
-      List<IncidentRow> all = get(new IncidentStore(other.pool()).list(null, null, null, null, 10));
+      List<IncidentRow> all =
+          get(new IncidentStore(other.pool()).list(null, "demo", null, null, 10));
       assertEquals(3, all.size());
       // newest first by start: fp-1@+900, fp-2@+100, fp-1@T0
       assertEquals(T0.plusSeconds(900), all.get(0).startsAt());
@@ -96,7 +105,8 @@ class IncidentStoreTest {
       IncidentRow first = all.get(2);
       assertEquals("resolved", first.status());
       assertEquals(T0.plusSeconds(290), first.endsAt());
-      assertEquals(3, first.notifications());
+      // first delivery + the resolved one; the identical redelivery did not count
+      assertEquals(2, first.notifications());
       assertEquals(T0.plusSeconds(5), first.firstReceivedAt());
       assertEquals(T0.plusSeconds(300), first.lastReceivedAt());
       assertEquals("demo", first.namespace()); // from exported_namespace
@@ -111,14 +121,43 @@ class IncidentStoreTest {
       assertEquals(Duration.ofSeconds(900), all.get(1).duration(T0.plusSeconds(1000)));
 
       IncidentStore s = new IncidentStore(other.pool());
-      assertEquals(2, get(s.list("firing", null, null, null, 10)).size());
+      assertEquals(2, get(s.list("firing", "demo", null, null, 10)).size());
       assertEquals(1, get(s.list("resolved", "demo", "python-runtime", null, 10)).size());
       assertEquals(0, get(s.list(null, "demo", "go-runtime", null, 10)).size());
       // since +295 s: fp-1@T0 ended at +290 s and is left out; firing ones stay
-      assertEquals(2, get(s.list(null, null, null, T0.plusSeconds(295), 10)).size());
-      assertEquals(1, get(s.list(null, null, null, null, 1)).size());
+      assertEquals(2, get(s.list(null, "demo", null, T0.plusSeconds(295), 10)).size());
+      assertEquals(1, get(s.list(null, "demo", null, null, 1)).size());
     } finally {
       get(other.close());
     }
+  }
+
+  @Test
+  void pagesFollowStartThenFingerprintAndDoNotShiftWhenNewEpisodesArrive() throws Exception {
+    IncidentStore store = new IncidentStore(pool.pool());
+    Instant t = Instant.parse("2026-12-01T00:00:00Z");
+    // five episodes: pg-a and pg-b start together at t+30, then t+20, t+10, t
+    get(
+        store.record(
+            List.of(
+                alert("paging", "pg-b", "firing", t.plusSeconds(30), null, t.plusSeconds(31)),
+                alert("paging", "pg-a", "firing", t.plusSeconds(30), null, t.plusSeconds(31)),
+                alert("paging", "pg-c", "firing", t.plusSeconds(20), null, t.plusSeconds(21)),
+                alert("paging", "pg-d", "firing", t.plusSeconds(10), null, t.plusSeconds(11)),
+                alert("paging", "pg-e", "firing", t, null, t.plusSeconds(1)))));
+    Instant since = t.minusSeconds(1);
+    List<IncidentRow> page1 = get(store.list(null, "paging", null, since, 2, null));
+    assertEquals(List.of("pg-a", "pg-b"), page1.stream().map(IncidentRow::fingerprint).toList());
+    // a newer episode arrives between the pages; page 2 still continues after pg-b
+    get(
+        store.record(
+            List.of(
+                alert("paging", "pg-f", "firing", t.plusSeconds(40), null, t.plusSeconds(41)))));
+    List<IncidentRow> page2 =
+        get(store.list(null, "paging", null, since, 2, IncidentStore.Cursor.after(page1.get(1))));
+    assertEquals(List.of("pg-c", "pg-d"), page2.stream().map(IncidentRow::fingerprint).toList());
+    List<IncidentRow> page3 =
+        get(store.list(null, "paging", null, since, 2, IncidentStore.Cursor.after(page2.get(1))));
+    assertEquals(List.of("pg-e"), page3.stream().map(IncidentRow::fingerprint).toList());
   }
 }

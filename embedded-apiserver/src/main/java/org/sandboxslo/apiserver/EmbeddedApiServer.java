@@ -83,7 +83,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     ApiDispatcher dispatcher =
         new ApiDispatcher(store, () -> "127.0.0.1:" + bound[0], faults, clock);
-    HttpTransport transport = new HttpTransport(vertx, dispatcher, clock);
+    HttpTransport transport = new HttpTransport(vertx, dispatcher, faults, clock);
     try {
       bound[0] = transport.listen("127.0.0.1", port);
     } catch (RuntimeException e) {

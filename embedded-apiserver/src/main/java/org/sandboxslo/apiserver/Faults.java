@@ -6,13 +6,15 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Faults a test can script on the embedded API server, for relist chaos:
+ * Faults a test can script on the embedded API server, for relist chaos and stalls:
  *
  * <ul>
  *   <li>{@link #expireNextWatches}: the next watch requests end at once with 410 Gone, the way a
@@ -26,6 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       stream also arms one 410 for the reconnecting watch (the client re-lists instead of
  *       silently missing the events in between).
  *   <li>{@link #duplicateEvents}: every watch event is sent twice (at-least-once delivery).
+ *   <li>{@link #stallRequests()}: the server accepts connections and reads requests but answers
+ *       none of them until {@link #resumeRequests()}: an overloaded or partitioned API server as a
+ *       client sees it (the TCP connection is up, no response arrives).
  * </ul>
  *
  * Every watch stream passes through here, so closes are also handed to the store off the event loop
@@ -38,6 +43,9 @@ public final class Faults {
   private final AtomicLong listsExpired = new AtomicLong();
   private final AtomicLong watchesClosed = new AtomicLong();
   private final AtomicLong duplicatesSent = new AtomicLong();
+  private final AtomicInteger stalledRequests = new AtomicInteger();
+  private final List<Runnable> held = new ArrayList<>(); // guarded by this
+  private boolean stalled; // guarded by this
   private volatile boolean duplicate;
 
   /** Open watch streams (WebSocket or chunked), each by the socket its listener was given. */
@@ -119,6 +127,37 @@ public final class Faults {
   /** Watch streams open now. */
   public int openWatches() {
     return open.size();
+  }
+
+  /** From now on every request (reads, writes, watches, discovery) is held without an answer. */
+  public synchronized void stallRequests() {
+    stalled = true;
+  }
+
+  /** Ends a stall: the held requests are served, in the order they arrived. */
+  public void resumeRequests() {
+    List<Runnable> serve;
+    synchronized (this) {
+      stalled = false;
+      serve = List.copyOf(held);
+      held.clear();
+    }
+    serve.forEach(Runnable::run);
+  }
+
+  /** Requests that arrived while stalled, since the server started (held or since served). */
+  public int stalledRequests() {
+    return stalledRequests.get();
+  }
+
+  /** True, with {@code serve} kept for {@link #resumeRequests()}, while stalled. */
+  synchronized boolean holdIfStalled(Runnable serve) {
+    if (!stalled) {
+      return false;
+    }
+    stalledRequests.incrementAndGet();
+    held.add(serve);
+    return true;
   }
 
   boolean takeExpiredWatch() {

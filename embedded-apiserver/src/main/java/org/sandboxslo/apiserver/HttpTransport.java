@@ -5,6 +5,7 @@ import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -26,12 +27,14 @@ import java.util.concurrent.TimeoutException;
 final class HttpTransport implements AutoCloseable {
   private final Vertx vertx;
   private final ApiDispatcher dispatcher;
+  private final Faults faults;
   private final Clock clock;
   private HttpServer server;
 
-  HttpTransport(Vertx vertx, ApiDispatcher dispatcher, Clock clock) {
+  HttpTransport(Vertx vertx, ApiDispatcher dispatcher, Faults faults, Clock clock) {
     this.vertx = vertx;
     this.dispatcher = dispatcher;
+    this.faults = faults;
     this.clock = clock;
   }
 
@@ -69,6 +72,21 @@ final class HttpTransport implements AutoCloseable {
   }
 
   private void handle(HttpServerRequest req) {
+    Context context = vertx.getOrCreateContext();
+    if (faults.holdIfStalled(
+        () ->
+            context.runOnContext(
+                v -> {
+                  req.resume();
+                  serve(req);
+                }))) {
+      req.pause(); // runs before the held request is resumed: that is queued on this context
+      return;
+    }
+    serve(req);
+  }
+
+  private void serve(HttpServerRequest req) {
     String upgrade = req.getHeader("Upgrade");
     if (upgrade != null && upgrade.toLowerCase(Locale.ROOT).contains("websocket")) {
       // the upgrade must happen before the request is read

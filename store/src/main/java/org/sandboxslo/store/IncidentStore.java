@@ -80,7 +80,15 @@ public final class IncidentStore {
           LAST,
           NOTIFICATIONS);
 
-  /** A redelivery keeps first_received_at and counts one more notification. */
+  private static Field<Object> current(Field<?> f) {
+    return DSL.field(DSL.name("incident", f.getName()));
+  }
+
+  /**
+   * A notification that changes the episode (status, labels, annotations, endsAt, generator or
+   * receiver) updates it, keeps first_received_at and counts one more notification; an identical
+   * redelivery changes nothing (not even last_received_at).
+   */
   private static final String UPSERT =
       SQL.insertInto(INCIDENT)
           .columns(COLUMNS)
@@ -98,6 +106,14 @@ public final class IncidentStore {
               NOTIFICATIONS,
               DSL.field(DSL.name("incident", "notifications"), SQLDataType.INTEGER)
                   .plus(DSL.inline(1)))
+          .where(
+              current(STATUS)
+                  .isDistinctFrom(DSL.excluded(STATUS))
+                  .or(current(LABELS).isDistinctFrom(DSL.excluded(LABELS)))
+                  .or(current(ANNOTATIONS).isDistinctFrom(DSL.excluded(ANNOTATIONS)))
+                  .or(current(ENDS_AT).isDistinctFrom(DSL.excluded(ENDS_AT)))
+                  .or(current(GENERATOR).isDistinctFrom(DSL.excluded(GENERATOR)))
+                  .or(current(RECEIVER).isDistinctFrom(DSL.excluded(RECEIVER))))
           .getSQL();
 
   private final Pool pool;
@@ -110,10 +126,11 @@ public final class IncidentStore {
   }
 
   /**
-   * Inserts new episodes and updates known ones (status, annotations, endsAt, last received, one
-   * more notification), all in one batch.
+   * Inserts new episodes and updates known ones whose content changed (status, annotations, endsAt,
+   * last received, one more notification), all in one batch; identical ones are left alone.
    *
-   * @return the number of rows written; a failed Future when the database rejects the batch
+   * @return the number of rows inserted or changed; a failed Future when the database rejects the
+   *     batch
    */
   public Future<Integer> record(List<IncidentRow> rows) {
     if (rows.isEmpty()) {
@@ -141,7 +158,35 @@ public final class IncidentStore {
               .addOffsetDateTime(utc(r.lastReceivedAt()))
               .addInteger(r.notifications()));
     }
-    return pool.preparedQuery(UPSERT).executeBatch(tuples).map(tuples.size());
+    return pool.preparedQuery(UPSERT)
+        .executeBatch(tuples)
+        .map(
+            rs -> {
+              int n = 0;
+              for (io.vertx.sqlclient.RowSet<Row> r = rs; r != null; r = r.next()) {
+                n += r.rowCount();
+              }
+              return n;
+            });
+  }
+
+  /**
+   * Where a page of {@link #list} ended: the last row's startsAt and fingerprint (rows are ordered
+   * by startsAt descending, then fingerprint).
+   *
+   * @param startsAt the last row's start
+   * @param fingerprint the last row's fingerprint
+   */
+  public record Cursor(Instant startsAt, String fingerprint) {
+    public Cursor {
+      Objects.requireNonNull(startsAt, "startsAt");
+      Objects.requireNonNull(fingerprint, "fingerprint");
+    }
+
+    /** The cursor after {@code row}. */
+    public static Cursor after(IncidentRow row) {
+      return new Cursor(row.startsAt(), row.fingerprint());
+    }
   }
 
   /**
@@ -155,7 +200,26 @@ public final class IncidentStore {
    */
   public Future<List<IncidentRow>> list(
       String status, String namespace, String template, Instant since, int limit) {
+    return list(status, namespace, template, since, limit, null);
+  }
+
+  /**
+   * One page of episodes newest first (by startsAt, then fingerprint): as {@link #list(String,
+   * String, String, Instant, int)}, starting after {@code afterOrNull} (keyset paging: stable while
+   * new episodes arrive).
+   */
+  public Future<List<IncidentRow>> list(
+      String status,
+      String namespace,
+      String template,
+      Instant since,
+      int limit,
+      Cursor afterOrNull) {
     Condition c = DSL.noCondition();
+    if (afterOrNull != null) {
+      OffsetDateTime t = utc(afterOrNull.startsAt());
+      c = c.and(STARTS_AT.lt(t).or(STARTS_AT.eq(t).and(FINGERPRINT.gt(afterOrNull.fingerprint()))));
+    }
     if (status != null) {
       c = c.and(STATUS.eq(status));
     }

@@ -148,7 +148,8 @@ public record AuthConfig(
    *     passes true, production false)
    * @param ownedElsewhere further keys under {@code sloconsole.auth.} read by another config
    * @throws IllegalArgumentException naming the key for an unknown key under {@code
-   *     sloconsole.auth.} or {@code sloconsole.alertmanager.}, or a bad value
+   *     sloconsole.auth.}, or a bad value (the other {@code sloconsole.alertmanager.} keys belong
+   *     to the console's Alertmanager section, which checks them)
    */
   public static AuthConfig fromMap(
       Map<String, String> m,
@@ -156,9 +157,7 @@ public record AuthConfig(
       boolean anonymousReadDefault,
       Set<String> ownedElsewhere) {
     for (String k : m.keySet()) {
-      if ((k.startsWith("sloconsole.auth.") || k.startsWith("sloconsole.alertmanager."))
-          && !KEYS.contains(k)
-          && !ownedElsewhere.contains(k)) {
+      if (k.startsWith("sloconsole.auth.") && !KEYS.contains(k) && !ownedElsewhere.contains(k)) {
         Set<String> known = new TreeSet<>(KEYS);
         known.addAll(ownedElsewhere);
         throw new IllegalArgumentException("unknown configuration key " + k + "; known: " + known);

@@ -1,9 +1,11 @@
 package org.sandboxslo.console.hooks;
 
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -11,38 +13,56 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
 import org.sandboxslo.console.api.ApiException;
 import org.sandboxslo.console.api.DropCounter;
 import org.sandboxslo.console.api.JsonBody;
 import org.sandboxslo.console.api.Replies;
 import org.sandboxslo.engine.time.Rfc3339;
+import org.sandboxslo.store.IncidentRow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Alertmanager webhook receiver ({@code POST /hooks/alertmanager}, payload version "4",
- * reference slo-alerting §4.1) and the alerts it has seen ({@code GET /api/v1/alerts}). Alerts are
- * keyed by {@code fingerprint}; a redelivered notification (Alertmanager retries on 5xx, repeats
- * every repeat_interval) updates the same alert and never duplicates it. Resolved alerts are kept
- * so on-call sees what just cleared. Each alert links to the console subject its labels name
- * ({@code namespace} + {@code sandbox_template}, {@code slo}).
+ * reference slo-alerting §4.1), the alerts it has seen ({@code GET /api/v1/alerts}) and the groups
+ * ({@code GET /api/v1/alert-groups}).
  *
- * <p>Sign-in: the route is behind the console's authentication layer, which admits only the
- * Alertmanager webhook secret ({@code sloconsole.alertmanager.webhook-token}).
+ * <ul>
+ *   <li>The payload is read strictly by {@link WebhookPayload} (a wrong type anywhere → 400 naming
+ *       the field; 415 unless {@code application/json}); nothing of a bad payload is kept.
+ *   <li>Alerts are keyed by {@code fingerprint}; each alert's own status wins over the group's; a
+ *       zero {@code endsAt} means open; a resolved alert keeps its {@code endsAt}, so its incident
+ *       has a duration. A redelivered identical notification (Alertmanager retries on 5xx and
+ *       repeats every repeat_interval) changes nothing, here or in the store.
+ *   <li>{@code truncatedAlerts > 0} (the receiver's {@code max_alerts}) marks the group incomplete.
+ *       Alerts not in a notification are never resolved because of it; with {@code
+ *       sloconsole.alertmanager.url} the console re-reads the group from {@code GET /api/v2/alerts}
+ *       with the group's labels as filter matchers and records what it finds.
+ *   <li>Resolved alerts are kept in memory (most recent {@value #KEPT}) so on-call sees what just
+ *       cleared; each links to the console subject its labels name. Groups: the last {@value
+ *       #KEPT_GROUPS}.
+ * </ul>
  *
- * <p>Bounded memory: at most {@value #KEPT} alerts and {@value #MAX_TOTAL_BYTES} bytes of labels
- * and annotations in total (oldest dropped first, counted as {@code
- * sandbox_slo_dropped_total{kind="alert",reason="cap"}}); an alert whose labels and annotations
- * exceed {@value #MAX_ALERT_BYTES} bytes keeps its labels and loses its annotations ({@code
- * reason="oversized"}).
+ * <p>Sign-in: the webhook is behind the console's authentication layer ({@code ConsoleAuth}), which
+ * admits only the Alertmanager webhook secret ({@code sloconsole.alertmanager.webhook-token}, as
+ * {@code Bearer} or the Basic password).
  *
- * <p>Bad payloads get 400 with the field and reason (415 unless {@code application/json}, as
- * Alertmanager sends): wrong JSON types, NUL characters, labels over the per-alert limit. Nothing
- * of a bad payload is stored.
+ * <p>Bounded memory: at most {@value #KEPT} alerts per notification (more is a 400) and held, and
+ * {@value #MAX_TOTAL_BYTES} bytes of labels and annotations in total (oldest dropped first, counted
+ * as {@code sandbox_slo_dropped_total{kind="alert",reason="cap"}}); labels over {@value
+ * #MAX_ALERT_BYTES} bytes are a 400 (they identify the alert), and an alert whose labels and
+ * annotations exceed that keeps its labels and loses its annotations ({@code reason="oversized"}).
  */
 public final class AlertmanagerHook {
+  private static final Logger LOG = LoggerFactory.getLogger(AlertmanagerHook.class);
   static final int KEPT = 1000;
+  static final int KEPT_GROUPS = 500;
   static final int MAX_ALERT_BYTES = 16 * 1024;
   static final long MAX_TOTAL_BYTES = 4L * 1024 * 1024;
   static final long MAX_BODY_BYTES = 4L * 1024 * 1024;
+  static final int MAX_GENERATOR_CHARS = 2048;
 
   /** One alert as last notified. Touched only on the verticle's event loop. */
   record Alert(
@@ -56,16 +76,66 @@ public final class AlertmanagerHook {
       String receiver,
       Instant receivedAt,
       int notifications,
-      int bytes) {}
+      int bytes) {
+    /** Same content as {@code o} (ignoring when and how often it was received). */
+    boolean sameAs(Alert o) {
+      return status.equals(o.status)
+          && labels.equals(o.labels)
+          && annotations.equals(o.annotations)
+          && Objects.equals(startsAt, o.startsAt)
+          && Objects.equals(endsAt, o.endsAt)
+          && Objects.equals(generatorUrl, o.generatorUrl)
+          && Objects.equals(receiver, o.receiver);
+    }
+  }
+
+  /** A notification group as last notified, and its last re-read. */
+  record Group(
+      String groupKey,
+      String receiver,
+      String status,
+      Map<String, String> groupLabels,
+      int alerts,
+      int truncatedAlerts,
+      Instant receivedAt,
+      Instant rereadAt,
+      Integer rereadAlerts,
+      String rereadError) {
+    boolean incomplete() {
+      return truncatedAlerts > 0;
+    }
+
+    JsonObject toJson() {
+      return new JsonObject()
+          .put("groupKey", groupKey)
+          .put("receiver", receiver)
+          .put("status", status)
+          .put("groupLabels", new JsonObject(new LinkedHashMap<>(groupLabels)))
+          .put("alerts", alerts)
+          .put("truncatedAlerts", truncatedAlerts)
+          .put("incomplete", incomplete())
+          .put("receivedAt", receivedAt.toString())
+          .put(
+              "reread",
+              rereadAt == null && rereadError == null
+                  ? null
+                  : new JsonObject()
+                      .put("at", rereadAt == null ? null : rereadAt.toString())
+                      .put("alerts", rereadAlerts)
+                      .put("error", rereadError));
+    }
+  }
 
   private final Map<String, Alert> alerts = new LinkedHashMap<>();
+  private final Map<String, Group> groups = new LinkedHashMap<>();
   private final DropCounter drops;
   private long totalBytes;
 
   /** Persists each received payload's alerts before the 200 (a failure answers 500); or null. */
-  private final java.util.function.Function<
-          List<org.sandboxslo.store.IncidentRow>, io.vertx.core.Future<?>>
-      persist;
+  private final Function<List<IncidentRow>, Future<?>> persist;
+
+  private final Clock clock;
+  private AlertmanagerClient am;
 
   /** Keeps alerts in memory only and counts nothing it drops. */
   public AlertmanagerHook() {
@@ -84,21 +154,36 @@ public final class AlertmanagerHook {
    *     answers 200 once its Future succeeds and 500 when it fails, so Alertmanager retries
    * @param drops counts alerts dropped by the caps
    */
-  public AlertmanagerHook(
-      java.util.function.Function<List<org.sandboxslo.store.IncidentRow>, io.vertx.core.Future<?>>
-          persistOrNull,
-      DropCounter drops) {
-    this.persist = persistOrNull;
-    this.drops = java.util.Objects.requireNonNull(drops, "drops");
+  public AlertmanagerHook(Function<List<IncidentRow>, Future<?>> persistOrNull, DropCounter drops) {
+    this(persistOrNull, drops, Clock.systemUTC());
   }
 
-  /** Mounts the webhook and the alerts list on {@code router}. */
+  /** As above, with the clock that stamps received times. */
+  public AlertmanagerHook(
+      Function<List<IncidentRow>, Future<?>> persistOrNull, DropCounter drops, Clock clock) {
+    this.persist = persistOrNull;
+    this.drops = Objects.requireNonNull(drops, "drops");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Mounts the webhook and the lists on {@code router}; truncated groups are not re-read. */
   public void mount(Router router) {
+    mount(router, null);
+  }
+
+  /**
+   * Mounts the webhook and the lists on {@code router}.
+   *
+   * @param amOrNull Alertmanager's API, to re-read truncated groups; null to leave them incomplete
+   */
+  public void mount(Router router, AlertmanagerClient amOrNull) {
+    this.am = amOrNull;
     router
         .post("/hooks/alertmanager")
         .handler(JsonBody.reader(MAX_BODY_BYTES))
         .handler(this::receive);
     router.get("/api/v1/alerts").handler(this::list);
+    router.get("/api/v1/alert-groups").handler(this::groups);
   }
 
   /** Alerts held now. */
@@ -111,127 +196,27 @@ public final class AlertmanagerHook {
     return totalBytes;
   }
 
-  private void receive(RoutingContext ctx) {
-    JsonObject body = JsonBody.object(ctx, "an Alertmanager webhook payload");
-    Object version = body.getValue("version");
-    if (!(version instanceof String) || !"4".equals(version)) {
-      throw new ApiException(
-          400, "bad request", "version", "expected \"4\", got " + describe(version));
-    }
-    Object raw = body.getValue("alerts");
-    if (!(raw instanceof JsonArray arr)) {
-      throw new ApiException(400, "bad request", "alerts", "must be a list");
-    }
-    if (arr.size() > KEPT) {
-      throw new ApiException(
-          400,
-          "bad request",
-          "alerts",
-          "at most " + KEPT + " alerts per notification, got " + arr.size());
-    }
-    String receiver = optionalString(body, "receiver", "receiver");
-    Object truncated = body.getValue("truncatedAlerts");
-    if (truncated != null && !(truncated instanceof Number)) {
-      throw new ApiException(
-          400, "bad request", "truncatedAlerts", "must be a number, got " + describe(truncated));
-    }
-    Instant now = Instant.now();
-    List<Alert> parsed = new ArrayList<>();
-    for (int i = 0; i < arr.size(); i++) {
-      parsed.add(
-          parse(arr.getValue(i), "alerts[" + i + "]", receiver == null ? "" : receiver, now));
-    }
-    int created = 0;
-    for (Alert a : parsed) {
-      Alert prev = alerts.remove(a.fingerprint());
-      if (prev == null) {
-        created++;
-      } else {
-        totalBytes -= prev.bytes();
-      }
-      alerts.put(
-          a.fingerprint(),
-          prev == null
-              ? a
-              : new Alert(
-                  a.fingerprint(),
-                  a.status(),
-                  a.labels(),
-                  a.annotations(),
-                  a.startsAt(),
-                  a.endsAt(),
-                  a.generatorUrl(),
-                  a.receiver(),
-                  a.receivedAt(),
-                  prev.notifications() + 1,
-                  a.bytes()));
-      totalBytes += a.bytes();
-    }
-    while (alerts.size() > KEPT || totalBytes > MAX_TOTAL_BYTES) {
-      String oldest = alerts.keySet().iterator().next();
-      totalBytes -= alerts.remove(oldest).bytes();
-      drops.dropped("alert", "cap");
-    }
-    JsonObject answer =
-        new JsonObject()
-            .put("received", parsed.size())
-            .put("new", created)
-            .put("truncatedAlerts", truncated);
-    io.vertx.core.Future<?> stored =
-        persist == null
-            ? io.vertx.core.Future.succeededFuture()
-            : persist.apply(
-                parsed.stream()
-                    .map(
-                        a ->
-                            org.sandboxslo.store.IncidentRow.of(
-                                a.fingerprint(),
-                                a.status(),
-                                a.labels(),
-                                a.annotations(),
-                                a.startsAt(),
-                                a.endsAt(),
-                                a.generatorUrl(),
-                                a.receiver(),
-                                a.receivedAt()))
-                    .toList());
-    stored.onSuccess(x -> Replies.json(ctx, 200, answer)).onFailure(ctx::fail);
-  }
-
-  private Alert parse(Object v, String field, String receiver, Instant now) {
-    if (!(v instanceof JsonObject a)) {
-      throw new ApiException(400, "bad request", field, "must be an object, got " + describe(v));
-    }
-    String status = optionalString(a, "status", field + ".status");
-    if (!"firing".equals(status) && !"resolved".equals(status)) {
-      throw new ApiException(
-          400, "bad request", field + ".status", "expected firing or resolved, got " + status);
-    }
-    String fp = optionalString(a, "fingerprint", field + ".fingerprint");
-    if (fp == null || fp.isBlank() || fp.length() > 128) {
-      throw new ApiException(
-          400, "bad request", field + ".fingerprint", "required, 1..128 characters");
-    }
-    JsonObject labels = stringMap(a.getValue("labels"), field + ".labels");
-    if (labels == null || labels.getString("alertname") == null) {
-      throw new ApiException(400, "bad request", field + ".labels.alertname", "missing");
-    }
-    JsonObject annotations = stringMap(a.getValue("annotations"), field + ".annotations");
-    if (annotations == null) {
-      annotations = new JsonObject();
-    }
+  /**
+   * An alert as held: annotations replaced by a note when labels and annotations together exceed
+   * {@value #MAX_ALERT_BYTES} bytes (counted as dropped, {@code reason="oversized"}), the generator
+   * link cut at {@value #MAX_GENERATOR_CHARS} characters, and its size in bytes.
+   */
+  private static Alert bounded(
+      DropCounter drops,
+      String fp,
+      String status,
+      JsonObject labels,
+      JsonObject annotations,
+      Instant startsAt,
+      Instant endsAt,
+      String generatorUrl,
+      String receiver,
+      Instant now) {
+    String generator =
+        generatorUrl != null && generatorUrl.length() > MAX_GENERATOR_CHARS
+            ? generatorUrl.substring(0, MAX_GENERATOR_CHARS)
+            : generatorUrl;
     int labelBytes = labels.encode().length();
-    if (labelBytes > MAX_ALERT_BYTES) {
-      throw new ApiException(
-          400,
-          "bad request",
-          field + ".labels",
-          "labels are " + labelBytes + " bytes; the limit per alert is " + MAX_ALERT_BYTES);
-    }
-    String generator = optionalString(a, "generatorURL", field + ".generatorURL");
-    if (generator != null && generator.length() > 2048) {
-      generator = generator.substring(0, 2048);
-    }
     int bytes = labelBytes + annotations.encode().length();
     if (bytes > MAX_ALERT_BYTES) {
       drops.dropped("alert", "oversized");
@@ -250,8 +235,8 @@ public final class AlertmanagerHook {
         status,
         labels,
         annotations,
-        time(optionalString(a, "startsAt", field + ".startsAt"), field + ".startsAt"),
-        time(optionalString(a, "endsAt", field + ".endsAt"), field + ".endsAt"),
+        startsAt,
+        endsAt,
         generator,
         receiver,
         now,
@@ -259,74 +244,257 @@ public final class AlertmanagerHook {
         bytes + fp.length() + (generator == null ? 0 : generator.length()));
   }
 
-  /** A string field or null; 400 for another JSON type or a NUL character. */
-  private static String optionalString(JsonObject o, String key, String field) {
-    Object v = o.getValue(key);
-    if (v == null) {
-      return null;
+  /** Holds {@code a} (newest last), replacing an earlier version, then applies the caps. */
+  private void hold(Alert a) {
+    Alert prev = alerts.remove(a.fingerprint());
+    if (prev != null) {
+      totalBytes -= prev.bytes();
     }
-    if (!(v instanceof String s)) {
-      throw new ApiException(400, "bad request", field, "must be a string, got " + describe(v));
-    }
-    checkText(s, field);
-    return s;
-  }
-
-  private static void checkText(String s, String field) {
-    if (s.indexOf('\0') >= 0) {
-      throw new ApiException(400, "bad request", field, "must not contain NUL characters");
+    alerts.put(a.fingerprint(), a);
+    totalBytes += a.bytes();
+    while (alerts.size() > KEPT || totalBytes > MAX_TOTAL_BYTES) {
+      String oldest = alerts.keySet().iterator().next();
+      totalBytes -= alerts.remove(oldest).bytes();
+      drops.dropped("alert", "cap");
     }
   }
 
-  /** A JSON object of string values, or null when absent; 400 naming the field otherwise. */
-  private static JsonObject stringMap(Object v, String field) {
-    if (v == null) {
-      return null;
-    }
-    if (!(v instanceof JsonObject o)) {
-      throw new ApiException(
-          400, "bad request", field, "must be an object of strings, got " + describe(v));
-    }
-    for (String k : o.fieldNames()) {
-      checkText(k, field);
-      Object x = o.getValue(k);
-      if (!(x instanceof String s)) {
-        throw new ApiException(
-            400, "bad request", field + "." + k, "must be a string, got " + describe(x));
+  private void receive(RoutingContext ctx) {
+    WebhookPayload payload =
+        WebhookPayload.parse(JsonBody.object(ctx, "an Alertmanager webhook payload"));
+    Instant now = clock.instant();
+    List<Alert> parsed = new ArrayList<>();
+    for (WebhookPayload.Alert a : payload.alerts()) {
+      Instant ends = a.endsAt();
+      if (a.status() == WebhookPayload.AlertStatus.RESOLVED && ends == null) {
+        // resolved without an end time: the first time we heard of it, kept on redelivery
+        Alert prev = alerts.get(a.fingerprint());
+        ends = prev != null && prev.endsAt() != null ? prev.endsAt() : now;
       }
-      checkText(s, field + "." + k);
+      parsed.add(
+          bounded(
+              drops,
+              a.fingerprint(),
+              a.status().wireName(),
+              a.labels(),
+              a.annotations(),
+              a.startsAt(),
+              ends,
+              a.generatorUrl(),
+              payload.receiver(),
+              now));
     }
-    return o;
+    int created = 0;
+    int changed = 0;
+    List<Alert> fresh = new ArrayList<>();
+    for (Alert a : parsed) {
+      Alert prev = alerts.get(a.fingerprint());
+      if (prev != null && prev.sameAs(a)) {
+        continue; // a redelivery: nothing changes
+      }
+      if (prev == null) {
+        created++;
+      } else {
+        changed++;
+      }
+      hold(
+          prev == null
+              ? a
+              : new Alert(
+                  a.fingerprint(),
+                  a.status(),
+                  a.labels(),
+                  a.annotations(),
+                  a.startsAt(),
+                  a.endsAt(),
+                  a.generatorUrl(),
+                  a.receiver(),
+                  a.receivedAt(),
+                  prev.notifications() + 1,
+                  a.bytes()));
+      fresh.add(a);
+    }
+    Group g = group(payload, now);
+    boolean reread = g.incomplete() && am != null;
+    JsonObject answer =
+        new JsonObject()
+            .put("received", parsed.size())
+            .put("new", created)
+            .put("changed", changed)
+            .put("unchanged", parsed.size() - created - changed)
+            .put("truncatedAlerts", payload.truncatedAlerts())
+            .put("incomplete", g.incomplete())
+            .put("reread", reread);
+    Future<?> stored = persist == null ? Future.succeededFuture() : persist.apply(rows(fresh));
+    stored
+        .onSuccess(
+            x -> {
+              Replies.json(ctx, 200, answer);
+              if (reread) {
+                reread(g);
+              }
+            })
+        .onFailure(ctx::fail);
   }
 
-  private static String describe(Object v) {
-    if (v == null) {
-      return "null";
+  private Group group(WebhookPayload p, Instant now) {
+    Group prev = groups.remove(p.groupKey());
+    Group g =
+        new Group(
+            p.groupKey(),
+            p.receiver(),
+            p.status().wireName(),
+            p.groupLabels(),
+            p.alerts().size(),
+            p.truncatedAlerts(),
+            now,
+            prev == null ? null : prev.rereadAt(),
+            prev == null ? null : prev.rereadAlerts(),
+            prev == null ? null : prev.rereadError());
+    groups.put(p.groupKey(), g);
+    while (groups.size() > KEPT_GROUPS) {
+      groups.remove(groups.keySet().iterator().next());
     }
-    if (v instanceof String s) {
-      return "'" + (s.length() > 40 ? s.substring(0, 40) + "…" : s).replace('\0', '?') + "'";
+    if (g.incomplete()) {
+      LOG.info(
+          "alert group {} is incomplete: {} alerts left out (max_alerts){}",
+          p.groupKey(),
+          p.truncatedAlerts(),
+          am == null ? "; set sloconsole.alertmanager.url to re-read it" : "; re-reading it");
     }
-    if (v instanceof JsonObject) {
-      return "an object";
-    }
-    if (v instanceof JsonArray) {
-      return "a list";
-    }
-    if (v instanceof Boolean) {
-      return "a boolean";
-    }
-    return "a number";
+    return g;
   }
 
-  private static Instant time(String s, String field) {
-    if (s == null || s.startsWith("0001-01-01")) {
-      return null; // Alertmanager's zero time: still firing
+  /** Re-reads a truncated group from Alertmanager's API v2 and records the alerts found. */
+  private void reread(Group g) {
+    List<SilenceMatcher> filters = new ArrayList<>();
+    g.groupLabels().forEach((k, v) -> filters.add(SilenceMatcher.eq(k, v)));
+    am.alerts(filters)
+        .compose(
+            arr -> {
+              Instant now = clock.instant();
+              List<Alert> found = new ArrayList<>();
+              for (Object o : arr) {
+                Alert a = o instanceof JsonObject j ? fromApi(j, g.receiver(), now, drops) : null;
+                if (a != null) {
+                  found.add(a);
+                }
+              }
+              List<Alert> fresh = new ArrayList<>();
+              for (Alert a : found) {
+                Alert prev = alerts.get(a.fingerprint());
+                if (prev == null || !prev.sameAs(a)) {
+                  hold(a);
+                  fresh.add(a);
+                }
+              }
+              Future<?> stored =
+                  persist == null ? Future.succeededFuture() : persist.apply(rows(fresh));
+              return stored.map(found.size());
+            })
+        .onComplete(
+            ar -> {
+              Group now = groups.get(g.groupKey());
+              if (now == null) {
+                return;
+              }
+              groups.put(
+                  g.groupKey(),
+                  new Group(
+                      now.groupKey(),
+                      now.receiver(),
+                      now.status(),
+                      now.groupLabels(),
+                      now.alerts(),
+                      now.truncatedAlerts(),
+                      now.receivedAt(),
+                      ar.succeeded() ? clock.instant() : now.rereadAt(),
+                      ar.succeeded() ? ar.result() : now.rereadAlerts(),
+                      ar.succeeded() ? null : ar.cause().getMessage()));
+              if (ar.failed()) {
+                LOG.warn("alert group {} not re-read: {}", g.groupKey(), ar.cause().getMessage());
+              }
+            });
+  }
+
+  /**
+   * An API v2 alert ({@code GET /api/v2/alerts}: only unresolved alerts) as a firing alert; null
+   * when it lacks a fingerprint or alertname.
+   */
+  static Alert fromApi(JsonObject a, String receiver, Instant now) {
+    return fromApi(a, receiver, now, DropCounter.NONE);
+  }
+
+  /**
+   * As above; an alert whose labels exceed {@value #MAX_ALERT_BYTES} bytes or whose fingerprint is
+   * over {@value WebhookPayload#MAX_FINGERPRINT_CHARS} characters is skipped (null, counted as
+   * {@code reason="oversized"}), and the caps of the webhook apply.
+   */
+  static Alert fromApi(JsonObject a, String receiver, Instant now, DropCounter drops) {
+    Object fp = a.getValue("fingerprint");
+    Object labels = a.getValue("labels");
+    if (!(fp instanceof String f)
+        || !(labels instanceof JsonObject l)
+        || !(l.getValue("alertname") instanceof String)) {
+      return null;
     }
+    if (f.length() > WebhookPayload.MAX_FINGERPRINT_CHARS
+        || l.encode().length() > MAX_ALERT_BYTES) {
+      drops.dropped("alert", "oversized");
+      return null;
+    }
+    Instant starts;
     try {
-      return Rfc3339.parse(field, s);
+      starts =
+          a.getValue("startsAt") instanceof String s
+              ? WebhookPayload.millis(Rfc3339.parse("startsAt", s))
+              : null;
     } catch (DateTimeParseException e) {
-      throw new ApiException(400, "bad request", field, "not an RFC 3339 time: " + describe(s));
+      starts = null;
     }
+    JsonObject capped = new JsonObject();
+    l.forEach(
+        e ->
+            capped.put(
+                e.getKey(),
+                WebhookPayload.cap(String.valueOf(e.getValue()), WebhookPayload.MAX_LABEL_CHARS)));
+    JsonObject ann = new JsonObject();
+    if (a.getValue("annotations") instanceof JsonObject an) {
+      an.forEach(
+          e ->
+              ann.put(
+                  e.getKey(),
+                  WebhookPayload.cap(
+                      String.valueOf(e.getValue()), WebhookPayload.MAX_ANNOTATION_CHARS)));
+    }
+    return bounded(
+        drops,
+        f,
+        "firing",
+        capped,
+        ann,
+        starts,
+        null,
+        a.getValue("generatorURL") instanceof String g ? g : "",
+        receiver,
+        now);
+  }
+
+  private static List<IncidentRow> rows(List<Alert> as) {
+    return as.stream()
+        .map(
+            a ->
+                IncidentRow.of(
+                    a.fingerprint(),
+                    a.status(),
+                    a.labels(),
+                    a.annotations(),
+                    a.startsAt(),
+                    a.endsAt(),
+                    a.generatorUrl(),
+                    a.receiver(),
+                    a.receivedAt()))
+        .toList();
   }
 
   /** {@code GET /api/v1/alerts?state=firing|resolved|all} (default all), newest first. */
@@ -344,6 +512,17 @@ public final class AlertmanagerHook {
         .filter(a -> state.equals("all") || state.equals(a.status()))
         .sorted(Comparator.comparing(Alert::receivedAt).reversed())
         .forEach(a -> items.add(json(a)));
+    Replies.json(ctx, 200, new JsonObject().put("items", items));
+  }
+
+  /** {@code GET /api/v1/alert-groups?incomplete=true}: the groups, newest notification first. */
+  private void groups(RoutingContext ctx) {
+    boolean onlyIncomplete = "true".equals(ctx.request().getParam("incomplete"));
+    JsonArray items = new JsonArray();
+    groups.values().stream()
+        .filter(g -> !onlyIncomplete || g.incomplete())
+        .sorted(Comparator.comparing(Group::receivedAt).reversed())
+        .forEach(g -> items.add(g.toJson()));
     Replies.json(ctx, 200, new JsonObject().put("items", items));
   }
 

@@ -335,6 +335,12 @@ public final class PlanExecutor extends VerticleBase {
                             object,
                             p == null ? null : p.reason(),
                             "ok")
+                        .onSuccess(
+                            x -> {
+                              if (p != null) {
+                                steps.cancelled(p); // plan silences expired, channel told
+                              }
+                            })
                         .mapEmpty())
         .onComplete(
             ar -> {

@@ -39,13 +39,16 @@ public final class PlanService {
   private final RemediationAudit audit;
   private final RemediationFleet fleet;
   private final PlanExecutor executor;
+  private final PlanListeners listeners;
 
   PlanService(
       RemediationConfig config,
       RemediationStore store,
       RemediationAudit audit,
       RemediationFleet fleet,
-      PlanExecutor executor) {
+      PlanExecutor executor,
+      PlanListeners listeners) {
+    this.listeners = Objects.requireNonNull(listeners, "listeners");
     this.config = Objects.requireNonNull(config, "config");
     this.store = Objects.requireNonNull(store, "store");
     this.audit = Objects.requireNonNull(audit, "audit");
@@ -140,6 +143,35 @@ public final class PlanService {
               return store.insert(p).map(p);
             })
         .compose(p -> audit.append(c.user(), "plan.create", id, null, a + " " + s, r, "ok").map(p));
+  }
+
+  /**
+   * The dry run a plan of {@code action} on {@code subject} would get, without storing anything
+   * (the first step of a two-step write, e.g. from chat).
+   *
+   * @return the dry-run JSON; fails with 400 (field named), 403 (role operator) or 409 (refused
+   *     offer), as {@link #create} would
+   */
+  public Future<JsonObject> preview(Caller c, String action, String subject, JsonObject params) {
+    PlanAction a = PlanAction.ofWireName(action).orElse(null);
+    if (a == null) {
+      return Future.failedFuture(
+          ApiException.badRequest(
+              "action",
+              "unknown action '"
+                  + action
+                  + "'; actions: "
+                  + String.join(", ", PlanAction.wireNames())));
+    }
+    if (subject == null || subject.isBlank()) {
+      return Future.failedFuture(ApiException.badRequest("subject", "expected a non-empty string"));
+    }
+    try {
+      require(c, "operator", a.namespaceOf(subject));
+    } catch (ApiException e) {
+      return Future.failedFuture(e);
+    }
+    return RemediationPlans.dryRun(a, subject, params, fleet, config.maxUnavailableFraction());
   }
 
   private static byte[] bytes() {
@@ -459,7 +491,8 @@ public final class PlanService {
                         idempotencyKey))
         .compose(x -> audit.append(c.user(), "plan.execute", id, null, object, p.reason(), "ok"))
         .onSuccess(x -> executor.schedule(id))
-        .compose(x -> found(id));
+        .compose(x -> found(id))
+        .onSuccess(listeners::executing);
   }
 
   /**
@@ -568,6 +601,7 @@ public final class PlanService {
                                             "plan "
                                                 + id
                                                 + " changed state concurrently; try again"))))
+        .onSuccess(x -> listeners.finished(p, PlanState.CANCELLED))
         .compose(x -> found(id));
   }
 

@@ -64,6 +64,7 @@ final class PlanSteps {
   private final WorkerExecutor worker;
   private final ExecutorConfig config;
   private final Duration poll;
+  private final PlanListeners listeners;
 
   /** Plans whose cancel this process received and has not yet seen stored. */
   private final Set<String> cancelRequested = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -71,6 +72,7 @@ final class PlanSteps {
   /**
    * @param worker the bounded pool for blocking fabric8 calls ({@code sloconsole-remediation})
    * @param poll the executor tick (first wait of a {@code step.after} retry)
+   * @param listeners told when a plan ends here (succeeded or failed)
    */
   PlanSteps(
       Vertx vertx,
@@ -80,8 +82,10 @@ final class PlanSteps {
       RemediationFleet fleet,
       WorkerExecutor worker,
       ExecutorConfig config,
-      Duration poll) {
+      Duration poll,
+      PlanListeners listeners) {
     this.vertx = Objects.requireNonNull(vertx, "vertx");
+    this.listeners = Objects.requireNonNull(listeners, "listeners");
     this.store = Objects.requireNonNull(store, "store");
     this.audit = Objects.requireNonNull(audit, "audit");
     this.ops = Objects.requireNonNull(ops, "ops");
@@ -619,6 +623,11 @@ final class PlanSteps {
     };
   }
 
+  /** Tells the plan listeners that {@code p}, cancelled by this executor, has ended. */
+  void cancelled(PlanRow p) {
+    listeners.finished(p, PlanState.CANCELLED);
+  }
+
   /**
    * Moves {@code p} from {@code executing} to {@code state}, then audits {@code plan.done}; a plan
    * that was cancelled meanwhile (by a request, or a cancel this process received) stays cancelled
@@ -651,6 +660,7 @@ final class PlanSteps {
                             p.action() + " " + p.subject(),
                             p.reason(),
                             state.wireName() + ": " + result)
+                        .onSuccess(x -> listeners.finished(p, state))
                         .mapEmpty())
         .map(false);
   }

@@ -30,6 +30,8 @@ public final class Remediation {
   private final PlanService plans;
   private final String executorDeployment;
   private final WorkerExecutor worker;
+  private final RemediationAudit audit;
+  private final PlanListeners listeners;
   private final AtomicBoolean stopped = new AtomicBoolean();
 
   private Remediation(
@@ -37,8 +39,12 @@ public final class Remediation {
       RemediationConfig config,
       PlanService plans,
       String executorDeployment,
-      WorkerExecutor worker) {
+      WorkerExecutor worker,
+      RemediationAudit audit,
+      PlanListeners listeners) {
     this.vertx = vertx;
+    this.audit = audit;
+    this.listeners = listeners;
     this.config = config;
     this.plans = plans;
     this.executorDeployment = executorDeployment;
@@ -112,6 +118,7 @@ public final class Remediation {
     WorkerExecutor worker = vertx.createSharedWorkerExecutor(WORKER_POOL, config.workers());
     RemediationAudit audit =
         new RemediationAudit(store, clock, leadership.identity(), new PlanTracing(otel));
+    PlanListeners listeners = new PlanListeners();
     PlanSteps steps =
         new PlanSteps(
             vertx,
@@ -121,13 +128,14 @@ public final class Remediation {
             fleet,
             worker,
             config.executor(),
-            config.pollInterval());
+            config.pollInterval(),
+            listeners);
     PlanExecutor executor =
         new PlanExecutor(store, audit, steps, config.pollInterval(), config.executor(), leadership);
-    PlanService plans = new PlanService(config, store, audit, fleet, executor);
+    PlanService plans = new PlanService(config, store, audit, fleet, executor, listeners);
     return vertx
         .deployVerticle(executor)
-        .map(id -> new Remediation(vertx, config, plans, id, worker))
+        .map(id -> new Remediation(vertx, config, plans, id, worker, audit, listeners))
         .recover(e -> worker.close().transform(x -> Future.failedFuture(e)));
   }
 
@@ -138,6 +146,32 @@ public final class Remediation {
 
   public RemediationConfig config() {
     return config;
+  }
+
+  /**
+   * Registers a listener of plan starts and ends (e.g. silences while a plan executes).
+   *
+   * @return removes the listener again
+   */
+  public Runnable addListener(PlanListener listener) {
+    return listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * Appends a row to the audit trail ({@code remediation_audit}), stamped by the service clock; for
+   * doors other than the plan API (chat, silences) that audit in the same trail.
+   *
+   * @param actor console user, or a door-specific actor such as {@code slack:U123}
+   * @param what e.g. {@code chat.approve}, {@code silence.create}
+   * @param planIdOrNull the plan concerned, or null
+   * @param object what was acted on (and through which door), or null
+   * @param why the reason or command text, or null
+   * @param result {@code ok...}, {@code refused: ...}, {@code failed: ...}
+   * @return the row's sequence number; fails when the row cannot be written
+   */
+  public Future<Long> audit(
+      String actor, String what, String planIdOrNull, String object, String why, String result) {
+    return audit.append(actor, what, planIdOrNull, null, object, why, result);
   }
 
   /** False once {@link #stop()} was called (the routes then answer 503). */

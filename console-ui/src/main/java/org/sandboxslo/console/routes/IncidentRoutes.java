@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Incidents: alerts received by the Alertmanager webhook, persisted in PostgreSQL ({@link
  * IncidentStore}, one row per firing episode) and joined to their subject. {@code GET
- * /api/v1/incidents?state=firing|resolved|all&namespace=&template=&since=&limit=}, newest first:
+ * /api/v1/incidents?state=firing|resolved|all&namespace=&template=&since=&limit=&cursor=}, newest
+ * first, paged ({@code limit} default 200, at most 2000; {@code next} is the {@code cursor} of the
+ * following page, null on the last):
  *
  * <pre>{@code
  * {"items":[{"id":"<fingerprint>@<startsAt>","fingerprint","alertname","status","severity",
@@ -38,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *   "links":{"template":"/templates/ns/t","pool":"/pools/ns/p","slo":"/slos/x",
  *            "findings":"/findings?subject=ns/t"},
  *   "findings":[{"id","kind","severity","subject","state"}],
- *   "sloStatus":{"status","budgetRemaining","firingTiers"}|null}]}
+ *   "sloStatus":{"status","budgetRemaining","firingTiers"}|null}],"next":"<cursor>"|null}
  * }</pre>
  *
  * Findings are joined when their subject names the alert's template or one of its pools (or the
@@ -97,6 +99,7 @@ public final class IncidentRoutes {
           "since", "expected an RFC 3339 time like 2026-11-29T09:00:00Z, got '" + sinceText + "'");
     }
     int limit = Json.intParam(ctx, "limit", 200, 1, 2000);
+    IncidentStore.Cursor after = cursor(Json.param(ctx, "cursor"));
     if (store == null) {
       throw ApiException.notReady("incidents need the store, which is not configured");
     }
@@ -119,8 +122,46 @@ public final class IncidentRoutes {
     Json.reply(
         ctx,
         store
-            .list(state.equals("all") ? null : state, namespace, template, since, limit)
-            .compose(rows -> sloStatus.map(s -> json(rows, s, sources, now))));
+            .list(state.equals("all") ? null : state, namespace, template, since, limit, after)
+            .compose(
+                rows ->
+                    sloStatus.map(
+                        s ->
+                            json(rows, s, sources, now)
+                                .put(
+                                    "next",
+                                    rows.size() < limit
+                                        ? null
+                                        : cursor(
+                                            IncidentStore.Cursor.after(
+                                                rows.get(rows.size() - 1)))))));
+  }
+
+  /** The opaque page cursor: base64url of {@code startsAt|fingerprint}. */
+  static String cursor(IncidentStore.Cursor c) {
+    return java.util.Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(
+            (c.startsAt() + "|" + c.fingerprint())
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  static IncidentStore.Cursor cursor(String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      String s =
+          new String(
+              java.util.Base64.getUrlDecoder().decode(text),
+              java.nio.charset.StandardCharsets.UTF_8);
+      int bar = s.indexOf('|');
+      return new IncidentStore.Cursor(Instant.parse(s.substring(0, bar)), s.substring(bar + 1));
+    } catch (IllegalArgumentException
+        | DateTimeParseException
+        | StringIndexOutOfBoundsException e) {
+      throw ApiException.badRequest("cursor", "not a cursor from a previous page's \"next\"");
+    }
   }
 
   static JsonObject json(

@@ -11,6 +11,7 @@ import io.vertx.ext.web.client.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -97,6 +98,42 @@ class AlertmanagerHookSafetyTest {
         Base64.getEncoder()
             .encodeToString(("alertmanager:" + SECRET).getBytes(StandardCharsets.UTF_8));
     assertEquals(200, post(okPayload("auth-2"), "Basic " + basic).statusCode());
+    // the scheme in any case, spaces around the token; Basic with an empty user name
+    assertEquals(200, post(okPayload("auth-3"), "bearer  " + SECRET + " ").statusCode());
+    String emptyUser =
+        Base64.getEncoder().encodeToString((":" + SECRET).getBytes(StandardCharsets.UTF_8));
+    HttpResponse<Buffer> again = post(okPayload("auth-3"), "Basic " + emptyUser);
+    assertEquals(200, again.statusCode(), again.bodyAsString());
+    // the same alert delivered again (now over Basic) changes nothing
+    assertEquals(1, again.bodyAsJsonObject().getInteger("unchanged"));
+    // a 401 names the problem, never the secret
+    HttpResponse<Buffer> wrong = post(okPayload("auth-4"), "Bearer " + SECRET + "x");
+    assertEquals(401, wrong.statusCode());
+    assertFalse(wrong.bodyAsString().contains(SECRET), wrong.bodyAsString());
+  }
+
+  @Test
+  void theWebhookTokenIsOneKeyTrimmedAndMasked() {
+    AuthConfig c =
+        AuthConfig.fromMap(
+            Map.of(AuthConfig.WEBHOOK_TOKEN, " " + SECRET + " "), Map.of(), false, Set.of());
+    assertEquals(SECRET, c.webhookToken());
+    assertFalse(c.describe().contains(SECRET), c.describe());
+    // the Alertmanager section accepts the key (it is not an unknown sloconsole.alertmanager.*)
+    assertEquals(
+        AuthConfig.WEBHOOK_TOKEN,
+        AlertmanagerConfig.WEBHOOK_TOKEN,
+        "one key for the webhook secret");
+    // ... and holds nothing of it: the sign-in's startup lines show it, masked, once
+    assertEquals(
+        java.util.List.of(
+            "sloconsole.alertmanager.url=",
+            "sloconsole.alertmanager.max-silence=1d",
+            "sloconsole.alertmanager.plan-step-duration=5m"),
+        AlertmanagerConfig.fromMap(Map.of(AuthConfig.WEBHOOK_TOKEN, SECRET))
+            .describe()
+            .lines()
+            .toList());
   }
 
   @Test
@@ -154,19 +191,25 @@ class AlertmanagerHookSafetyTest {
     assertEquals(AlertmanagerHook.KEPT, hook.size());
     assertEquals(expectedDropped, drops.get("alert/cap").get() - before);
 
-    // one alert with 40 KiB of annotations keeps its labels and loses the annotations
-    String big = "x".repeat(40 * 1024);
+    // one alert with 3 × 8 KiB of annotations (each within the 8,192-character value cap, 24 KiB
+    // together > 16 KiB) keeps its labels and loses the annotations
+    String eightK = "x".repeat(8 * 1024);
     HttpResponse<Buffer> res =
         post(
             payload(
                 alert(
                     "big-1",
                     new JsonObject().put("alertname", "Big"),
-                    new JsonObject().put("description", big))));
+                    new JsonObject()
+                        .put("description", eightK)
+                        .put("summary", eightK)
+                        .put("runbook", eightK))));
     assertEquals(200, res.statusCode());
     assertEquals(1, drops.get("alert/oversized").get());
     assertTrue(hook.totalBytes() <= AlertmanagerHook.MAX_TOTAL_BYTES);
-    // labels alone over the limit are refused: they identify the alert
+    // labels alone over the limit (40 KiB as sent, before any value cap) are refused: they
+    // identify the alert
+    String big = "x".repeat(40 * 1024);
     HttpResponse<Buffer> refused =
         post(
             payload(

@@ -79,13 +79,22 @@ class AlertmanagerHookTest {
     HttpResponse<Buffer> first = post(sample);
     assertEquals(200, first.statusCode());
     assertEquals(
-        new JsonObject().put("received", 1).put("new", 1).put("truncatedAlerts", 0),
+        new JsonObject()
+            .put("received", 1)
+            .put("new", 1)
+            .put("changed", 0)
+            .put("unchanged", 0)
+            .put("truncatedAlerts", 0)
+            .put("incomplete", false)
+            .put("reread", false),
         first.bodyAsJsonObject());
-    // a redelivery is not a new alert
-    assertEquals(0, post(sample).bodyAsJsonObject().getInteger("new"));
+    // an identical redelivery changes nothing
+    JsonObject again = post(sample).bodyAsJsonObject();
+    assertEquals(0, again.getInteger("new"));
+    assertEquals(1, again.getInteger("unchanged"));
     JsonObject firing = get("/api/v1/alerts?state=firing").getJsonArray("items").getJsonObject(0);
     assertEquals("SloFastBurn", firing.getString("alertname"));
-    assertEquals(2, firing.getInteger("notifications"));
+    assertEquals(1, firing.getInteger("notifications"));
     assertEquals(null, firing.getString("endsAt"));
     assertEquals("/api/v1/slos/checkout", firing.getJsonObject("links").getString("slo"));
     String resolved =

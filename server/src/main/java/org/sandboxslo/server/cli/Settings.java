@@ -39,7 +39,9 @@ public final class Settings {
           "slo",
           "controller-view",
           "leader",
-          "otlp");
+          "otlp",
+          "chatops",
+          "alertmanager");
 
   /**
    * Merges the layers.

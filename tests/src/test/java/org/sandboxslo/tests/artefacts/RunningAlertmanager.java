@@ -76,6 +76,11 @@ final class RunningAlertmanager implements AutoCloseable {
     return am;
   }
 
+  /** Alertmanager's base URL, e.g. {@code http://127.0.0.1:41234}. */
+  URI base() {
+    return base;
+  }
+
   /** POSTs alerts (label maps, no annotations, startsAt = now) to {@code /api/v2/alerts}. */
   void post(List<Map<String, String>> labelSets) throws IOException, InterruptedException {
     List<Map<String, Object>> body =
