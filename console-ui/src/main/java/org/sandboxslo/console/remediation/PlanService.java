@@ -58,16 +58,18 @@ public final class PlanService {
 
   static void require(Caller c, String role, String namespace) {
     if (!c.has(role, namespace)) {
-      throw new ApiException(
-          403,
-          "forbidden",
-          "role",
-          "user "
-              + c.user()
-              + " lacks role "
-              + role
-              + (namespace == null ? " (cluster-wide)" : " for namespace " + namespace));
+      throw lacksRole(c, role + scope(namespace));
     }
+  }
+
+  /** 403 {@code forbidden} on field {@code role}: "user U lacks role {@code what}". */
+  private static ApiException lacksRole(Caller c, String what) {
+    return new ApiException(403, "forbidden", "role", "user " + c.user() + " lacks role " + what);
+  }
+
+  /** " for namespace N", or " (cluster-wide)" for a subject without a namespace. */
+  private static String scope(String namespace) {
+    return namespace == null ? " (cluster-wide)" : " for namespace " + namespace;
   }
 
   private static String namespaceOf(PlanRow p) {
@@ -277,15 +279,10 @@ public final class PlanService {
           c,
           "plan.approve",
           p,
-          new ApiException(
-              403,
-              "forbidden",
-              "role",
-              "user "
-                  + c.user()
-                  + " lacks role "
-                  + String.join(" or ", allowed)
-                  + (ns == null ? " (cluster-wide)" : " for namespace " + ns)
+          lacksRole(
+              c,
+              String.join(" or ", allowed)
+                  + scope(ns)
                   + ", which approving "
                   + action
                   + " requires"));
@@ -416,18 +413,7 @@ public final class PlanService {
     String id = p.id();
     String ns = namespaceOf(p);
     if (!c.has("operator", ns)) {
-      return audit.refuse(
-          c,
-          "plan.execute",
-          p,
-          new ApiException(
-              403,
-              "forbidden",
-              "role",
-              "user "
-                  + c.user()
-                  + " lacks role operator"
-                  + (ns == null ? " (cluster-wide)" : " for namespace " + ns)));
+      return audit.refuse(c, "plan.execute", p, lacksRole(c, "operator" + scope(ns)));
     }
     PlanState state = PlanState.of(p.state());
     if (state == PlanState.PLANNED) {
@@ -545,14 +531,7 @@ public final class PlanService {
           c,
           "plan.cancel",
           p,
-          new ApiException(
-              403,
-              "forbidden",
-              "role",
-              "user "
-                  + c.user()
-                  + " lacks role operator or approver"
-                  + (ns == null ? "" : " for namespace " + ns)));
+          lacksRole(c, "operator or approver" + (ns == null ? "" : scope(ns))));
     }
     PlanState state = PlanState.of(p.state());
     if (state == PlanState.CANCELLED) {
